@@ -1,0 +1,104 @@
+"""Write a match in GNU Backgammon's match-file export layout.
+
+The layout (FORMATS.md, "What GNU Backgammon writes"): tag lines, `` N point
+match``, `` Game N``, the score line ``" %-31s%s : %d"``, move lines
+``"%3d) "`` with the left cell padded to 27 characters and a space, cube
+actions with a leading space, ``Wins`` on a line of its own indented 6 (left
+player) or 34 (right player) spaces, or beside the loser's ``Drops``.
+
+>>> from gamao_cli.matfile_reader import read_matches
+>>> text = " 1 point match\\n\\n Game 1\\n A : 0   B : 0\\n  1) 31: 8/5 6/5  62: 24/18 13/11\\n      Wins 1 point\\n"
+>>> print(write_match(read_matches(text)[0]), end="")
+ 1 point match
+<BLANKLINE>
+ Game 1
+ A : 0                          B : 0
+  1) 31: 8/5 6/5                 62: 24/18 13/11
+      Wins 1 point
+<BLANKLINE>
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from . import model as m
+
+LEFT_CELL_WIDTH = 27
+WIN_INDENT = (6, 34)
+
+
+def _cell_text(action: m.ActionType) -> str:
+    text = action.text()
+    if isinstance(action, (m.Double, m.Take, m.Drop, m.Resign)):
+        return " " + text
+    return text
+
+
+def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_text) -> list[str]:
+    """The lines of one game, from `` Game N`` to its last action."""
+    out = [f" Game {game.number}"]
+    if game.score is not None:
+        (n1, n2), (s1, s2) = game.score.names, game.score.scores
+        left = f"{_rated(n1, game.score.ratings[0])} : {s1 if s1 is not None else 0}"
+        out.append(f" {left:<31}{_rated(n2, game.score.ratings[1])} : {s2 if s2 is not None else 0}")
+    number = 0
+    left: str | None = None   # the open line's cells
+    right: str | None = None
+
+    def flush() -> None:
+        nonlocal left, right
+        if left is None and right is None:
+            return
+        line = f"{number:3d}) " + (left or "").ljust(LEFT_CELL_WIDTH)
+        if right is not None:
+            line += " " + right
+        out.append(line.rstrip())
+        left = right = None
+
+    for action in game.actions:
+        text = cell_text(action)
+        if isinstance(action, m.Win):
+            if action.player == m.RIGHT and left is not None and right is None:
+                right = text          # "  7)  Drops                       Wins 1 point"
+                flush()
+            else:
+                flush()
+                out.append(" " * WIN_INDENT[action.player] + text)
+            continue
+        if action.player == m.LEFT:
+            flush()
+            number += 1
+            left = text
+        else:
+            if right is not None or (left is None and right is None):
+                flush()
+                number += 1
+            right = text
+    flush()
+    return out
+
+
+def _rated(name: str, rating: str | None) -> str:
+    return f"{name},{rating}" if rating else name
+
+
+def write_match(match: m.Match, cell_text: Callable[[m.ActionType], str] = _cell_text) -> str:
+    """The text of one match in the canonical layout, ending with a newline."""
+    lines: list[str] = []
+    for tag in match.tags:
+        lines.append(f'; [{tag.name} "{tag.value}"]')
+    for comment in match.comments:
+        lines.append(comment)
+    if lines:
+        lines.append("")
+    lines.append(f" {match.length} point match")
+    lines.append("")
+    for game in match.games:
+        lines.extend(game_lines(game, cell_text))
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def write_matches(matches: Iterable[m.Match], cell_text: Callable[[m.ActionType], str] = _cell_text) -> str:
+    """Several matches one after another, separated by a blank line."""
+    return "\n".join(write_match(mt, cell_text) for mt in matches)

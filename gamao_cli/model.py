@@ -1,0 +1,270 @@
+"""The match model: plain typed classes for a match record.
+
+Everything here is what the record *says*, not what the rules make of it: a
+play keeps its steps exactly as written (``24/18/13``, ``13/11(2)``, ``bar/22*``),
+a ``Wins`` cell keeps its stated points. The validator replays these against
+the rules; converters write them out again.
+
+Every element keeps its source ``line`` and ``column`` (1-based). Those fields
+do not take part in equality, so a match read back from a rewritten file
+compares equal to the original when it says the same thing.
+
+>>> step = Step(points=(24, 18, 13), hits=(True, False), repeat=1)
+>>> str(step)
+'24/18*/13'
+>>> Play(player=0, dice=(6, 5), moves=(step,)).text()
+'65: 24/18*/13'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+BAR = 25
+OFF = 0
+
+LEFT = 0   # the left column of a match file: gnubg's player 0, SGF White
+RIGHT = 1
+
+
+def point_text(p: int, *, bar: str = "bar", off: str = "off") -> str:
+    """Spell a point in the mover's numbering: 25 is the bar, 0 is off."""
+    if p == BAR:
+        return bar
+    if p == OFF:
+        return off
+    return str(p)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One written movement of a checker: ``24/18*/13`` or ``8/5(2)``.
+
+    ``points`` is the chain of points as written (at least two); ``hits[i]``
+    is the hit mark written after ``points[i + 1]``; ``repeat`` is the ``(n)``
+    suffix (1 when absent). ``bar`` and ``off`` remember the spelling used
+    (``bar``/``b``/``25``, ``off``/``o``/``0``) so that text round-trips.
+    """
+
+    points: tuple[int, ...]
+    hits: tuple[bool, ...]
+    repeat: int = 1
+    bar: str = field(default="bar", compare=False)
+    off: str = field(default="off", compare=False)
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+    @property
+    def src(self) -> int:
+        return self.points[0]
+
+    @property
+    def dst(self) -> int:
+        return self.points[-1]
+
+    def movements(self) -> list[tuple[int, int]]:
+        """The (from, to) movements this step stands for, repeats expanded."""
+        pairs = list(zip(self.points, self.points[1:]))
+        return pairs * self.repeat
+
+    def __str__(self) -> str:
+        out = point_text(self.points[0], bar=self.bar, off=self.off)
+        for p, hit in zip(self.points[1:], self.hits):
+            out += "/" + point_text(p, bar=self.bar, off=self.off) + ("*" if hit else "")
+        if self.repeat != 1:
+            out += f"({self.repeat})"
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of everything that can stand in a cell. ``player``: 0 left, 1 right."""
+
+    player: int
+    line: int = field(default=0, compare=False, kw_only=True)
+    column: int = field(default=0, compare=False, kw_only=True)
+    move_number: int | None = field(default=None, compare=False, kw_only=True)
+
+
+def dice_text(dice: tuple[int, int]) -> str:
+    return f"{dice[0]}{dice[1]}:"
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """A roll and the play made with it: ``62: 24/18 13/11``."""
+
+    dice: tuple[int, int]
+    moves: tuple[Step, ...]
+
+    def play_text(self) -> str:
+        return " ".join(str(m) for m in self.moves)
+
+    def text(self) -> str:
+        return f"{dice_text(self.dice)} {self.play_text()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dance(Action):
+    """A roll with no play: ``66:`` alone or ``66: Cannot Move``.
+
+    Either no legal play existed, or the player rolled and then resigned
+    (the validator tells which).
+    """
+
+    dice: tuple[int, int]
+    written: str = field(default="", compare=False)
+
+    def text(self) -> str:
+        return dice_text(self.dice) + (f" {self.written}" if self.written else "")
+
+
+@dataclass(frozen=True, slots=True)
+class UnplayedRoll(Action):
+    """``61: ????``: a roll that was never played (resignation, time loss)."""
+
+    dice: tuple[int, int]
+    written: str = field(default="????", compare=False)
+
+    def text(self) -> str:
+        return f"{dice_text(self.dice)} {self.written}"
+
+
+@dataclass(frozen=True, slots=True)
+class IllegalPlayMarker(Action):
+    """Snowie's ``31: Illegal play (...)``, which sets a position; kept as text."""
+
+    dice: tuple[int, int]
+    written: str = ""
+
+    def text(self) -> str:
+        return f"{dice_text(self.dice)} {self.written}"
+
+
+@dataclass(frozen=True, slots=True)
+class Double(Action):
+    """A cube offer: ``Doubles => 2``; ``kind`` is double, beaver or raccoon.
+
+    ``value`` is the value written after ``=>`` (None for a bare ``Double``).
+    """
+
+    value: int | None
+    kind: str = "double"
+
+    def text(self) -> str:
+        word = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}[self.kind]
+        return word if self.value is None else f"{word} => {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Take(Action):
+    def text(self) -> str:
+        return "Takes"
+
+
+@dataclass(frozen=True, slots=True)
+class Drop(Action):
+    def text(self) -> str:
+        return "Drops"
+
+
+@dataclass(frozen=True, slots=True)
+class Win(Action):
+    """``Wins N point(s) [and the match]``: the game's stated result."""
+
+    points: int
+    match: bool = False
+
+    def text(self) -> str:
+        unit = "point" if self.points == 1 else "points"
+        return f"Wins {self.points} {unit}" + (" and the match" if self.match else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Loss(Action):
+    """Backgammon Galaxy's ``Losses N point``, written beside the winner's cell."""
+
+    points: int
+
+    def text(self) -> str:
+        return f"Losses {self.points} point"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    """``Resigns`` (HedgeHog and others): the player gives up the game."""
+
+    def text(self) -> str:
+        return "Resigns"
+
+
+ActionType = Union[Play, Dance, UnplayedRoll, IllegalPlayMarker, Double, Take, Drop, Win, Loss, Resign]
+ROLL_ACTIONS = (Play, Dance, UnplayedRoll, IllegalPlayMarker)
+
+
+@dataclass(slots=True)
+class ScoreLine:
+    """The score line under ``Game N``: names and scores as written."""
+
+    names: tuple[str, str]
+    scores: tuple[int | None, int | None]
+    ratings: tuple[str | None, str | None] = (None, None)
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+
+@dataclass(slots=True)
+class Game:
+    number: int
+    score: ScoreLine | None
+    actions: list[ActionType] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list, compare=False)
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+    def wins(self) -> list[Win]:
+        return [a for a in self.actions if isinstance(a, Win)]
+
+
+@dataclass(slots=True)
+class Tag:
+    name: str
+    value: str
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(slots=True)
+class Match:
+    """One match (or money session, ``length == 0``) as a record states it."""
+
+    length: int
+    games: list[Game] = field(default_factory=list)
+    tags: list[Tag] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
+    path: str = field(default="", compare=False)
+    line: int = field(default=0, compare=False)
+    column: int = field(default=0, compare=False)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of a tag, matched case- and space-insensitively."""
+        key = _tag_key(name)
+        for t in self.tags:
+            if _tag_key(t.name) == key:
+                return t.value
+        return default
+
+    @property
+    def players(self) -> tuple[str, str]:
+        """Player names: from the first score line, else from the tags."""
+        for g in self.games:
+            if g.score is not None:
+                return g.score.names
+        return (self.tag("Player 1", "") or "", self.tag("Player 2", "") or "")
+
+    @property
+    def is_money(self) -> bool:
+        return self.length == 0
+
+
+def _tag_key(name: str) -> str:
+    return "".join(name.split()).lower()
