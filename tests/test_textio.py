@@ -1,0 +1,475 @@
+"""Tests for gamao_cli.textio: decoding text files and writing files atomically."""
+from __future__ import annotations
+
+import builtins
+import codecs
+import doctest
+import errno
+import io
+import os
+import stat
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gamao_cli import textio
+from gamao_cli.errors import EncodingProblem, InputError, OutputError
+from gamao_cli.textio import atomic_write, decode_bytes, read_text
+
+NAMES = "; [Player 1 \"Jürgen Ñúñez\"]\n; [Player 2 \"Zoë Øster\"]\n 5 point match\n"
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+# ---------------------------------------------------------------------------
+# decode_bytes: encodings
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "raw, expected_encoding",
+    [
+        (codecs.BOM_UTF8 + NAMES.encode("utf-8"), "utf-8-sig"),
+        (NAMES.encode("utf-8"), "utf-8"),
+        (codecs.BOM_UTF16_LE + NAMES.encode("utf-16-le"), "utf-16-le"),
+        (codecs.BOM_UTF16_BE + NAMES.encode("utf-16-be"), "utf-16-be"),
+        (NAMES.encode("utf-16-le"), "utf-16-le"),  # no BOM: found by the NUL pattern
+        (NAMES.encode("utf-16-be"), "utf-16-be"),
+        (NAMES.encode("cp1252"), "cp1252"),
+    ],
+    ids=["utf8-bom", "utf8", "utf16le-bom", "utf16be-bom", "utf16le-nobom", "utf16be-nobom", "cp1252"],
+)
+def test_encodings(raw, expected_encoding):
+    text, enc = decode_bytes(raw, "names.mat")
+    assert (text, enc) == (NAMES, expected_encoding)
+    assert "\ufeff" not in text
+
+
+def test_ascii_is_reported_as_utf8():
+    assert decode_bytes(b" 1 point match\n", "a.mat") == (" 1 point match\n", "utf-8")
+
+
+def test_empty_file():
+    assert decode_bytes(b"", "empty.mat") == ("", "utf-8")
+    assert decode_bytes(codecs.BOM_UTF8, "bom-only.mat") == ("", "utf-8-sig")
+    assert decode_bytes(codecs.BOM_UTF16_LE, "bom-only.mat") == ("", "utf-16-le")
+
+
+def test_cp1252_specials_and_undefined_bytes():
+    # 0x80 is the euro sign in cp1252; 0x81 0x8D 0x8F 0x90 0x9D are undefined
+    # there and read as Latin-1 (C1 controls) rather than failing
+    raw = b"Stake \x80 5\r\nodd \x81\x8d\x8f\x90\x9d end"
+    text, enc = decode_bytes(raw, "x.mat")
+    assert enc == "cp1252"
+    assert text == "Stake \u20ac 5\nodd \x81\x8d\x8f\x90\x9d end"
+
+
+def test_cp1252_names_like_a_windows_program_writes_them():
+    raw = "Jürgen Ñúñez : 0      Renée : 0\r\n".encode("cp1252")
+    assert decode_bytes(raw, "w.mat") == ("Jürgen Ñúñez : 0      Renée : 0\n", "cp1252")
+
+
+def test_utf8_preferred_when_valid():
+    # these bytes are also valid cp1252 ("JÃ¼rgen"), but valid UTF-8 wins
+    assert decode_bytes("Jürgen".encode("utf-8"), "x") == ("Jürgen", "utf-8")
+
+
+def test_japanese_utf8_names():
+    raw = "X:ポイント 1   O:ポイント 2\n".encode("utf-8")
+    assert decode_bytes(raw, "xg.txt") == ("X:ポイント 1   O:ポイント 2\n", "utf-8")
+
+
+# ---------------------------------------------------------------------------
+# decode_bytes: line endings, tabs, final newline
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        (b"a\r\nb\r\n", "a\nb\n"),          # CRLF
+        (b"a\rb\r", "a\nb\n"),              # classic Mac CR only
+        (b"a\r\nb\nc\rd", "a\nb\nc\nd"),    # mixed, no final newline
+        (b"a\r\r\nb", "a\n\nb"),            # CR then CRLF: two line ends
+        (b"a\n\n\nb", "a\n\n\nb"),          # blank lines kept
+        (b"last line", "last line"),        # missing final newline kept missing
+        (b"\t7)\t31: 8/5\t6/5\r\n", "\t7)\t31: 8/5\t6/5\n"),  # tabs are not expanded
+    ],
+)
+def test_line_endings(raw, expected):
+    text, _ = decode_bytes(raw, "x")
+    assert text == expected
+
+
+@pytest.mark.parametrize("codec, bom", [("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE)])
+def test_utf16_line_endings(codec, bom):
+    raw = bom + "Game 1\r\n Alice : 0\rBob\n".encode(codec)
+    assert decode_bytes(raw, "x") == ("Game 1\n Alice : 0\nBob\n", codec)
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="".join(
+    chr(c) for c in range(32) if chr(c) not in "\t\n\r"))))
+@settings(max_examples=200, deadline=None)
+def test_round_trip_any_text(text):
+    expected = text.replace("\r\n", "\n").replace("\r", "\n")
+    for codec, prefix in (("utf-8", codecs.BOM_UTF8), ("utf-16-le", codecs.BOM_UTF16_LE),
+                          ("utf-16-be", codecs.BOM_UTF16_BE)):
+        got, _ = decode_bytes(prefix + text.encode(codec), "x")
+        assert got == expected
+    got, enc = decode_bytes(text.encode("utf-8"), "x")
+    assert got == expected and enc == "utf-8"
+    try:
+        raw = text.encode("cp1252")
+    except UnicodeEncodeError:
+        return
+    got, enc = decode_bytes(raw, "x")
+    if enc == "cp1252":
+        assert got == expected
+
+
+# ---------------------------------------------------------------------------
+# decode_bytes: not text
+# ---------------------------------------------------------------------------
+
+def test_binary_file_reports_offset():
+    raw = b"PK\x03\x04" + bytes(range(256))
+    with pytest.raises(EncodingProblem) as exc:
+        decode_bytes(raw, "archive.zip")
+    e = exc.value
+    assert isinstance(e, InputError)
+    assert e.path == "archive.zip"
+    assert e.offset == 2  # 0x03 is the first byte no text contains
+    assert "archive.zip: byte 2" in str(e) and "not a text file" in str(e)
+
+
+def test_nul_byte_reports_offset():
+    raw = b"; [Site \"x\"]\n 1 point match\n\x00\x00\x00"
+    with pytest.raises(EncodingProblem) as exc:
+        decode_bytes(raw, "bad.mat")
+    assert exc.value.offset == raw.index(b"\x00")
+    assert "NUL" in exc.value.message
+
+
+def test_png_like_binary():
+    raw = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+    with pytest.raises(EncodingProblem) as exc:
+        decode_bytes(raw, "img.png")
+    assert exc.value.offset == 8
+
+
+def test_invalid_utf8_after_bom():
+    raw = codecs.BOM_UTF8 + b"abc\xff def"
+    with pytest.raises(EncodingProblem) as exc:
+        decode_bytes(raw, "x.mat")
+    assert exc.value.offset == 6
+    assert "UTF-8" in exc.value.message
+
+
+def test_truncated_utf16():
+    raw = codecs.BOM_UTF16_LE + "abc".encode("utf-16-le") + b"d"
+    with pytest.raises(EncodingProblem) as exc:
+        decode_bytes(raw, "x.mat")
+    assert exc.value.offset == 8
+    assert "odd number of bytes" in exc.value.message
+
+
+def test_lone_surrogate_utf16():
+    raw = codecs.BOM_UTF16_LE + "ab".encode("utf-16-le") + b"\x00\xd8" + "c".encode("utf-16-le")
+    with pytest.raises(EncodingProblem) as exc:
+        decode_bytes(raw, "x.mat")
+    assert exc.value.offset == 6
+
+
+def test_control_character_in_utf16_text():
+    raw = codecs.BOM_UTF16_BE + "ab\x02c".encode("utf-16-be")
+    with pytest.raises(EncodingProblem) as exc:
+        decode_bytes(raw, "x.mat")
+    assert exc.value.offset == 6
+
+
+def test_allowed_controls_pass():
+    raw = b"a\tb\x0bc\x0cd\x1be\r\n\x1a"  # TAB VT FF ESC CRLF and a DOS EOF mark
+    assert decode_bytes(raw, "x")[0] == "a\tb\x0bc\x0cd\x1be\n\x1a"
+
+
+def test_decode_bytes_type_check():
+    with pytest.raises(TypeError):
+        decode_bytes("already text", "x")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------
+# read_text
+# ---------------------------------------------------------------------------
+
+def test_read_text_file(tmp_path):
+    p = tmp_path / "m.mat"
+    p.write_bytes(codecs.BOM_UTF8 + b" 3 point match\r\n")
+    assert read_text(p) == (" 3 point match\n", "utf-8-sig")
+    assert read_text(str(p)) == (" 3 point match\n", "utf-8-sig")
+
+
+def test_read_text_stdin(monkeypatch):
+    fake = io.TextIOWrapper(io.BytesIO("Ñ\r\n".encode("cp1252")))
+    monkeypatch.setattr(sys, "stdin", fake)
+    assert read_text("-") == ("Ñ\n", "cp1252")
+
+
+def test_read_text_stdin_binary_error_names_stdin(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\x00\x01")))
+    with pytest.raises(EncodingProblem) as exc:
+        read_text("-")
+    assert exc.value.path == "<stdin>" and exc.value.offset == 0
+
+
+def test_read_text_missing(tmp_path):
+    p = tmp_path / "nope.mat"
+    with pytest.raises(InputError) as exc:
+        read_text(p)
+    assert exc.value.path == str(p)
+    assert "no such file" in str(exc.value)
+    assert not isinstance(exc.value, EncodingProblem)
+
+
+def test_read_text_directory(tmp_path):
+    with pytest.raises(InputError, match="is a directory"):
+        read_text(tmp_path)
+
+
+def test_read_text_not_a_directory(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(InputError, match="not a directory"):
+        read_text(f / "child.mat")
+
+
+@pytest.mark.skipif(IS_ROOT, reason="root reads files whatever their permission bits")
+def test_read_text_unreadable(tmp_path):
+    p = tmp_path / "secret.mat"
+    p.write_text("x")
+    p.chmod(0)
+    try:
+        with pytest.raises(InputError, match="permission denied"):
+            read_text(p)
+    finally:
+        p.chmod(0o644)
+
+
+def test_read_text_permission_error_simulated(tmp_path, monkeypatch):
+    # works as root too: the operating system's answer is simulated
+    p = tmp_path / "secret.mat"
+    p.write_text("x")
+    real_open = builtins.open
+
+    def deny(file, *args, **kwargs):
+        if os.fspath(file) == str(p):
+            raise PermissionError(errno.EACCES, "Permission denied", str(p))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", deny)
+    with pytest.raises(InputError) as exc:
+        read_text(p)
+    assert exc.value.path == str(p) and "permission denied" in exc.value.message
+
+
+def test_read_text_binary_file(tmp_path):
+    p = tmp_path / "x.bin"
+    p.write_bytes(b"ok\x00")
+    with pytest.raises(EncodingProblem) as exc:
+        read_text(p)
+    assert exc.value.path == str(p) and exc.value.offset == 2
+
+
+# ---------------------------------------------------------------------------
+# atomic_write
+# ---------------------------------------------------------------------------
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_atomic_write_new_file(tmp_path):
+    p = tmp_path / "out.mat"
+    atomic_write(p, "Jürgen\n")
+    assert p.read_bytes() == "Jürgen\n".encode("utf-8")
+    assert stat.S_IMODE(p.stat().st_mode) == 0o666 & ~_umask()
+    assert os.listdir(tmp_path) == ["out.mat"]
+
+
+def test_atomic_write_bytes_and_encoding(tmp_path):
+    atomic_write(tmp_path / "a", b"\x00\x01raw")
+    assert (tmp_path / "a").read_bytes() == b"\x00\x01raw"
+    atomic_write(tmp_path / "b", "Ñúñez\r\n", encoding="cp1252")
+    assert (tmp_path / "b").read_bytes() == "Ñúñez\r\n".encode("cp1252")
+
+
+def test_atomic_write_unencodable(tmp_path):
+    p = tmp_path / "c"
+    with pytest.raises(OutputError, match="cannot encode"):
+        atomic_write(p, "arrow \u2192", encoding="cp1252")
+    assert not p.exists() and os.listdir(tmp_path) == []
+
+
+def test_atomic_write_refuses_to_clobber(tmp_path):
+    p = tmp_path / "out.mat"
+    p.write_text("old")
+    with pytest.raises(OutputError, match="already exists"):
+        atomic_write(p, "new")
+    assert p.read_text() == "old"
+    assert os.listdir(tmp_path) == ["out.mat"]
+
+
+def test_atomic_write_force_replaces_and_keeps_mode(tmp_path):
+    p = tmp_path / "out.mat"
+    p.write_text("old")
+    p.chmod(0o640)
+    atomic_write(p, "new", force=True)
+    assert p.read_text() == "new"
+    assert stat.S_IMODE(p.stat().st_mode) == 0o640
+    assert os.listdir(tmp_path) == ["out.mat"]
+
+
+def test_atomic_write_through_symlink(tmp_path):
+    real = tmp_path / "real.mat"
+    real.write_text("old")
+    link = tmp_path / "link.mat"
+    link.symlink_to(real)
+    atomic_write(link, "new", force=True)
+    assert link.is_symlink() and real.read_text() == "new"
+
+
+def test_atomic_write_target_is_directory(tmp_path):
+    with pytest.raises(OutputError, match="is a directory"):
+        atomic_write(tmp_path, "x", force=True)
+
+
+def test_atomic_write_missing_folder(tmp_path):
+    with pytest.raises(OutputError, match="does not exist"):
+        atomic_write(tmp_path / "no" / "out.mat", "x")
+
+
+def _fail(exc: BaseException):
+    def raiser(*args, **kwargs):
+        raise exc
+    return raiser
+
+
+@pytest.mark.parametrize(
+    "func, exc, force, step",
+    [
+        ("fsync", OSError(errno.ENOSPC, "No space left on device"), True, "flush to disk"),
+        ("write", OSError(errno.ENOSPC, "No space left on device"), True, "write"),
+        ("write", OSError(errno.EIO, "Input/output error"), False, "write"),
+        ("replace", OSError(errno.EXDEV, "Invalid cross-device link"), True, "rename"),
+        ("link", OSError(errno.EIO, "Input/output error"), False, "rename"),
+    ],
+)
+def test_atomic_write_failure_leaves_old_file(tmp_path, monkeypatch, func, exc, force, step):
+    p = tmp_path / "out.mat"
+    if force:
+        p.write_text("old")
+    monkeypatch.setattr(textio.os, func, _fail(exc))
+    with pytest.raises(OutputError) as err:
+        atomic_write(p, "new content" * 1000, force=force)
+    msg = str(err.value)
+    assert f"cannot {step}" in msg and (exc.strerror.lower() in msg.lower())
+    monkeypatch.undo()
+    if force:
+        assert p.read_text() == "old"
+        assert "previous file was left unchanged" in msg
+        assert os.listdir(tmp_path) == ["out.mat"]
+    else:
+        assert "nothing was written" in msg
+        assert os.listdir(tmp_path) == []
+
+
+def test_atomic_write_interrupted_cleans_up(tmp_path, monkeypatch):
+    p = tmp_path / "out.mat"
+    p.write_text("old")
+    monkeypatch.setattr(textio.os, "fsync", _fail(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        atomic_write(p, "new", force=True)
+    monkeypatch.undo()
+    assert p.read_text() == "old" and os.listdir(tmp_path) == ["out.mat"]
+
+
+def test_atomic_write_partial_writes(tmp_path, monkeypatch):
+    real_write = os.write
+    monkeypatch.setattr(textio.os, "write", lambda fd, data: real_write(fd, bytes(data[:7])))
+    p = tmp_path / "out.mat"
+    atomic_write(p, "x" * 1000 + "end")
+    monkeypatch.undo()
+    assert p.read_text() == "x" * 1000 + "end"
+
+
+def test_atomic_write_no_link_support_falls_back(tmp_path, monkeypatch):
+    monkeypatch.setattr(textio.os, "link", _fail(OSError(errno.EPERM, "Operation not permitted")))
+    p = tmp_path / "out.mat"
+    atomic_write(p, "new")
+    monkeypatch.undo()
+    assert p.read_text() == "new" and os.listdir(tmp_path) == ["out.mat"]
+
+
+def test_atomic_write_race_without_force(tmp_path, monkeypatch):
+    # the target appears between the check and the rename: still no clobbering
+    p = tmp_path / "out.mat"
+    real_fsync = os.fsync
+
+    def sneaky(fd):
+        real_fsync(fd)
+        if not p.exists():
+            p.write_text("someone else's")
+
+    monkeypatch.setattr(textio.os, "fsync", sneaky)
+    with pytest.raises(OutputError, match="already exists"):
+        atomic_write(p, "mine")
+    monkeypatch.undo()
+    assert p.read_text() == "someone else's" and os.listdir(tmp_path) == ["out.mat"]
+
+
+@pytest.mark.skipif(IS_ROOT, reason="root writes into read-only folders")
+def test_atomic_write_read_only_folder(tmp_path):
+    d = tmp_path / "ro"
+    d.mkdir()
+    (d / "out.mat").write_text("old")
+    d.chmod(0o555)
+    try:
+        with pytest.raises(OutputError, match="permission denied"):
+            atomic_write(d / "out.mat", "new", force=True)
+        assert (d / "out.mat").read_text() == "old"
+        assert os.listdir(d) == ["out.mat"]
+    finally:
+        d.chmod(0o755)
+
+
+def test_atomic_write_stdout(monkeypatch):
+    buf = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(buf, encoding="utf-8"))
+    atomic_write("-", "Jürgen\n")
+    atomic_write("-", b"raw\n")
+    assert buf.getvalue() == "Jürgen\n".encode("utf-8") + b"raw\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_atomic_write_stdout_to_dev_full(monkeypatch):
+    full = open("/dev/full", "w", encoding="utf-8")
+    try:
+        monkeypatch.setattr(sys, "stdout", full)
+        with pytest.raises(OutputError, match="(?i)no space left"):
+            atomic_write("-", "x" * 100_000)
+    finally:
+        monkeypatch.undo()
+        try:
+            full.close()
+        except OSError:
+            pass
+
+
+def test_atomic_write_type_check(tmp_path):
+    with pytest.raises(TypeError):
+        atomic_write(tmp_path / "x", 42)  # type: ignore[arg-type]
+
+
+def test_doctests():
+    result = doctest.testmod(textio)
+    assert result.failed == 0 and result.attempted >= 4
