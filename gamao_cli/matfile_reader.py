@@ -284,6 +284,9 @@ _ERROR_EXAMPLES = {
 }
 
 
+_BROKEN_STEP_RE = re.compile(r"(bar|off|\d+)\*?([-/\\]|$|/\s)", re.I)
+
+
 def _expected_words(exc: UnexpectedInput) -> list[str]:
     names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
     words = {
@@ -368,6 +371,8 @@ def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
         found = src_line[column - 1:].strip()[:40]
         if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
             message = label or "the file ends too early"
+        elif _BROKEN_STEP_RE.match(found):
+            message = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
         else:
             message = label or "cannot read this part of the line"
     return SyntaxProblem(path, message, line=line, column=column, text=found,

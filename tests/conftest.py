@@ -1,0 +1,65 @@
+"""Shared test helpers: where the shared corpus is, and how to list it."""
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = Path(os.environ.get("GAMAO_CORPUS", ROOT.parent / "shared" / "corpus"))
+SELFPLAY = ROOT / "tests" / "data" / "selfplay"
+EXAMPLES = ROOT / "examples"
+
+needs_corpus = pytest.mark.skipif(
+    not CORPUS.is_dir(),
+    reason=f"the shared corpus is not at {CORPUS} (set GAMAO_CORPUS to its folder)")
+
+
+def _producers() -> dict[str, str]:
+    """corpus file name -> producer, from PROVENANCE.tsv."""
+    out = {}
+    prov = CORPUS / "PROVENANCE.tsv"
+    if not prov.exists():
+        return out
+    with open(prov, newline="", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh, delimiter="\t"):
+            repo = row["repo"].replace("/", "__")
+            out[f"{repo}/{row['path'].replace('/', '__')}"] = row["producer"]
+    return out
+
+
+def corpus_files() -> list[Path]:
+    """Every file of the corpus, bulk included (PROVENANCE files excluded)."""
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "PROVENANCE.tsv")
+
+
+def is_match_file(path: Path) -> bool:
+    """Whether PROVENANCE.tsv says a corpus file is a match file (bulk: all are)."""
+    if path.suffix.lower() == ".sgf":
+        return False
+    rel = path.relative_to(CORPUS).as_posix()
+    producer = _PRODUCERS.get(rel)
+    if producer is None:
+        return "bulk/" in rel
+    low = producer.lower()
+    return not ("not a match" in low or "sgf" in low or "not .mat" in low)
+
+
+_PRODUCERS = _producers()
+
+
+def corpus_match_files() -> list[Path]:
+    return [p for p in corpus_files() if is_match_file(p)]
+
+
+def corpus_non_match_files() -> list[Path]:
+    return [p for p in corpus_files() if not is_match_file(p)]
+
+
+def read(path: Path) -> str:
+    from gamao_cli.textio import decode_bytes
+    return decode_bytes(path.read_bytes(), str(path))[0]
