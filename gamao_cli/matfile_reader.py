@@ -38,7 +38,7 @@ GRAMMAR_FILE = "matchfile.lark"
 _STEP_RE = re.compile(r"(\S+?)(?:\((\d+)\))?(?=[ \t]|$)")
 _POINT_RE = re.compile(r"([^/*]+)(\*?)")
 _TAG_RE = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
-_SCORE_RE = re.compile(r"(.*?)[ \t]*:[ \t]*(-?\d+)$")
+_SCORE_RE = re.compile(r"[ \t]*((?:[^ \t\n:](?:[^\n:]*?[^ \t\n:])?)?)[ \t]*:[ \t]*(-?\d+)")
 _RATING_RE = re.compile(r"^(.*\S),([-\d.]+)$")
 _INT_RE = re.compile(r"\d+")
 _HEADER_RE = re.compile(r"^[ \t]*(\d+)[ \t]+points?[ \t]+match", re.I)
@@ -60,21 +60,6 @@ def grammar_text(name: str) -> str:
         return (Path(__file__).resolve().parent.parent / "grammar" / name).read_text("utf-8")
 
 
-class _Cell:
-    """A cell before its side is known: the kind of action and its fields."""
-
-    __slots__ = ("cls", "fields", "token")
-
-    def __init__(self, cls: type, fields: dict, token: Token):
-        self.cls = cls
-        self.fields = fields
-        self.token = token
-
-    def build(self, player: int, move_number: int | None) -> m.ActionType:
-        return self.cls(player, **self.fields, line=self.token.line,
-                        column=self.token.column, move_number=move_number)
-
-
 def _dice(tok: Token) -> tuple[int, int]:
     s = str(tok)
     return (ord(s[0]) - 48, ord(s[1]) - 48)
@@ -91,12 +76,11 @@ def _point(word: str) -> tuple[int, str | None, str | None]:
     return n, ("25" if n == 25 else None), ("0" if n == 0 else None)
 
 
-def parse_steps(text: str, line: int, column: int) -> tuple[m.Step, ...]:
-    """Split the play part of a cell (``24/18*/13 8/5(2)``) into steps.
-
-    ``column`` is the column of the first character of ``text``.
-    """
-    steps = []
+@functools.lru_cache(maxsize=65536)
+def _step_shapes(text: str) -> tuple[tuple, ...]:
+    """The steps of a play text without positions: (points, hits, repeat,
+    bar, off, offset). Cached: the same plays recur across a whole archive."""
+    shapes = []
     for sm in _STEP_RE.finditer(text):
         body, rep = sm.group(1), sm.group(2)
         points: list[int] = []
@@ -112,107 +96,132 @@ def parse_steps(text: str, line: int, column: int) -> tuple[m.Step, ...]:
                 off = o
             if i:
                 hits.append(bool(pm.group(2)))
-        steps.append(m.Step(tuple(points), tuple(hits), int(rep) if rep else 1,
-                            bar=bar, off=off, line=line, column=column + sm.start()))
-    return tuple(steps)
+        shapes.append((tuple(points), tuple(hits), int(rep) if rep else 1, bar, off, sm.start()))
+    return tuple(shapes)
+
+
+def parse_steps(text: str, line: int, column: int) -> tuple[m.Step, ...]:
+    """Split the play part of a cell (``24/18*/13 8/5(2)``) into steps.
+
+    ``column`` is the column of the first character of ``text``.
+    """
+    Step = m.Step
+    return tuple(Step(points, hits, repeat, bar, off, line, column + offset)
+                 for points, hits, repeat, bar, off, offset in _step_shapes(text))
+
+
+# -- cells: (text, line, column) -> action fields ------------------------------
+
+def _roll_play(text: str, line: int, column: int):
+    i = 3
+    while text[i] in " \t":
+        i += 1
+    return m.Play, {"dice": _dice(text), "moves": parse_steps(text[i:], line, column + i)}
+
+
+def _roll_dance(text: str, line: int, column: int):
+    return m.Dance, {"dice": _dice(text), "written": " ".join(text[3:].split())}
+
+
+def _roll_unplayed(text: str, line: int, column: int):
+    return m.UnplayedRoll, {"dice": _dice(text), "written": text[3:].strip()}
+
+
+def _roll_illegal(text: str, line: int, column: int):
+    return m.IllegalPlayMarker, {"dice": _dice(text), "written": text[3:].strip()}
+
+
+def _double(text: str, line: int, column: int):
+    low = text[:3].lower()
+    kind = "beaver" if low == "bea" else "raccoon" if low == "rac" else "double"
+    num = _INT_RE.search(text)
+    return m.Double, {"value": int(num.group()) if num else None, "kind": kind}
+
+
+def _win(text: str, line: int, column: int):
+    return m.Win, {"points": int(_INT_RE.search(text).group()),
+                   "match": text.lower().endswith("match")}
+
+
+def _loss(text: str, line: int, column: int):
+    return m.Loss, {"points": int(_INT_RE.search(text).group())}
+
+
+_NO_FIELDS: dict = {}
+
+# Each cell terminal of the grammar, in the order a line is tried against them
+# (a longer cell before its prefix), and what it builds.
+CELL_KINDS = {
+    "ROLL_PLAY": _roll_play,
+    "ROLL_CANNOT": _roll_dance,
+    "ROLL_UNKNOWN": _roll_unplayed,
+    "ROLL_ILLEGAL": _roll_illegal,
+    "ROLL": _roll_dance,
+    "DOUBLE": _double,
+    "TAKE": lambda text, line, column: (m.Take, _NO_FIELDS),
+    "DROP": lambda text, line, column: (m.Drop, _NO_FIELDS),
+    "WINS": _win,
+    "LOSSES": _loss,
+    "RESIGNS": lambda text, line, column: (m.Resign, _NO_FIELDS),
+}
+
+# A gap this wide after the move number means the left cell is empty.
+RIGHT_GAP_WIDTH = 6
+
+
+def _cell_splitter(parser: Lark) -> "re.Pattern[str]":
+    """The regular expression that splits a MOVE_LINE (or CELLS) token into
+    cells, built from the grammar's own cell terminals: one named group per
+    terminal, each cell preceded by its gap and an optional repeated move
+    number (Backgammon Galaxy)."""
+    alternatives = []
+    for name in CELL_KINDS:
+        pattern = parser.get_terminal(name).pattern
+        regexp = pattern.to_regexp()
+        alternatives.append(f"(?P<{name}>{regexp})")
+    splitter = re.compile(r"(?P<gap>[ \t]*)(?:\d+\)[ \t]+)?(?:" + "|".join(alternatives) + ")")
+    if splitter.groups != len(CELL_KINDS) + 1:
+        raise RuntimeError("cell terminals of the grammar must not hold capturing groups")
+    return splitter
 
 
 class MatchFileBuilder(Transformer):
     """Builds model objects from the grammar's rules (applied during parsing)."""
 
-    # -- cells ---------------------------------------------------------
-    def roll_play(self, c):
-        tok = c[0]
-        s = str(tok)
-        i = 3
-        while s[i] in " \t":
-            i += 1
-        moves = parse_steps(s[i:], tok.line, tok.column + i)
-        return _Cell(m.Play, {"dice": _dice(tok), "moves": moves}, tok)
+    def __init__(self) -> None:
+        super().__init__()
+        self.splitter: "re.Pattern[str] | None" = None
 
-    def roll_dance(self, c):
-        tok = c[0]
-        written = str(tok)[3:].strip()
-        written = " ".join(written.split())
-        return _Cell(m.Dance, {"dice": _dice(tok), "written": written}, tok)
-
-    def roll_unplayed(self, c):
-        tok = c[0]
-        return _Cell(m.UnplayedRoll, {"dice": _dice(tok), "written": str(tok)[3:].strip()}, tok)
-
-    def roll_illegal(self, c):
-        tok = c[0]
-        return _Cell(m.IllegalPlayMarker, {"dice": _dice(tok), "written": str(tok)[3:].strip()}, tok)
-
-    def double(self, c):
-        tok = c[0]
-        s = str(tok)
-        low = s[:3].lower()
-        kind = "beaver" if low == "bea" else "raccoon" if low == "rac" else "double"
-        num = _INT_RE.search(s)
-        return _Cell(m.Double, {"value": int(num.group()) if num else None, "kind": kind}, tok)
-
-    def take(self, c):
-        return _Cell(m.Take, {}, c[0])
-
-    def drop(self, c):
-        return _Cell(m.Drop, {}, c[0])
-
-    def win(self, c):
-        tok = c[0]
-        s = str(tok)
-        return _Cell(m.Win, {"points": int(_INT_RE.search(s).group()),
-                             "match": s.rstrip().lower().endswith("match")}, tok)
-
-    def loss(self, c):
-        tok = c[0]
-        return _Cell(m.Loss, {"points": int(_INT_RE.search(str(tok)).group())}, tok)
-
-    def resign(self, c):
-        return _Cell(m.Resign, {}, c[0])
-
-    # -- lines ---------------------------------------------------------
-    def move_line(self, c):
-        number = int(str(c[0])[:-1])
-        side = 0
+    def _cells(self, text: str, start: int, line: int, column: int, side: int,
+               number: int | None) -> list[m.ActionType]:
         actions = []
-        for item in c[1:]:
-            if isinstance(item, _Cell):
-                actions.append(item.build(side % 2, number))
-                side += 1
-            elif item.type == "RIGHT_GAP":
+        first = True
+        for cm in self.splitter.finditer(text, start):
+            kind = cm.lastgroup
+            if first and number is not None and len(cm.group("gap")) >= RIGHT_GAP_WIDTH:
                 side = 1
+            first = False
+            col = column + cm.start(kind)
+            cls, fields = CELL_KINDS[kind](cm.group(kind), line, col)
+            actions.append(cls(side & 1, **fields, line=line, column=col, move_number=number))
+            side += 1
         return actions
 
-    def lone_cell(self, c):
-        side = 0 if c[0].token.column < LONE_CELL_RIGHT_COLUMN else 1
-        actions = []
-        for item in c:
-            if isinstance(item, _Cell):
-                actions.append(item.build(side % 2, None))
-                side += 1
-        return actions
+    def move_line(self, tok: Token) -> list[m.ActionType]:
+        text = str(tok)
+        close = text.index(")")
+        return self._cells(text, close + 1, tok.line, tok.column, 0, int(text[:close]))
 
-    def comment(self, c):
-        return str(c[0])
+    def lone_cells(self, tok: Token) -> list[m.ActionType]:
+        side = 0 if tok.column < LONE_CELL_RIGHT_COLUMN else 1
+        return self._cells(str(tok), 0, tok.line, tok.column, side, None)
 
-    def tag(self, c):
-        tok = c[0]
-        tm = _TAG_RE.match(str(tok))
-        if tm is None:
-            return str(tok)
-        return m.Tag(tm.group(1), tm.group(2), line=tok.line)
-
-    def header(self, c):
-        tok = c[0]
-        return tok
-
-    def score_line(self, c):
+    @staticmethod
+    def score_line(tok: Token) -> m.ScoreLine:
         names = []
         scores = []
         ratings = []
-        for tok in c:
-            sm = _SCORE_RE.match(str(tok))
+        for sm in _SCORE_RE.finditer(str(tok).rstrip()):
             name = sm.group(1).strip()
             rating = None
             rm = _RATING_RE.match(name)
@@ -225,34 +234,43 @@ class MatchFileBuilder(Transformer):
             names.append("")
             scores.append(None)
             ratings.append(None)
-        first = c[0]
-        return m.ScoreLine(tuple(names), tuple(scores), tuple(ratings),
-                           line=first.line, column=first.column)
+        return m.ScoreLine(tuple(names[:2]), tuple(scores[:2]), tuple(ratings[:2]),
+                           line=tok.line, column=tok.column)
 
     def game(self, c):
         tok = c[0]
-        g = m.Game(int(_INT_RE.search(str(tok)).group()), None, line=tok.line, column=tok.column)
-        for item in c[1:]:
-            if isinstance(item, m.ScoreLine):
-                g.score = item
-            elif isinstance(item, list):
-                g.actions.extend(item)
-            elif isinstance(item, str):
-                g.comments.append(item)
+        g = m.Game(int(_INT_RE.search(str(tok)).group()), self.score_line(c[1]),
+                   line=tok.line, column=tok.column)
+        actions = g.actions
+        for item in c[2:]:
+            kind = item.type
+            if kind == "MOVE_LINE":
+                actions.extend(self.move_line(item))
+            elif kind == "CELLS":
+                actions.extend(self.lone_cells(item))
+            else:
+                g.comments.append(str(item).rstrip())
         return g
 
     def match(self, c):
         mt = m.Match(0)
         for item in c:
-            if isinstance(item, m.Tag):
-                mt.tags.append(item)
-            elif isinstance(item, m.Game):
+            if isinstance(item, m.Game):
                 mt.games.append(item)
-            elif isinstance(item, Token):  # the header
-                mt.length = int(_INT_RE.search(str(item)).group())
+                continue
+            kind = item.type
+            text = str(item).rstrip()
+            if kind == "TAG":
+                tm = _TAG_RE.match(text)
+                if tm is None:
+                    mt.comments.append(text)
+                else:
+                    mt.tags.append(m.Tag(tm.group(1), tm.group(2), line=item.line))
+            elif kind == "LENGTH":
+                mt.length = int(_INT_RE.search(text).group())
                 mt.line, mt.column = item.line, item.column
-            elif isinstance(item, str):
-                mt.comments.append(item)
+            else:
+                mt.comments.append(text)
         return mt
 
     def start(self, c):
@@ -261,9 +279,16 @@ class MatchFileBuilder(Transformer):
 
 @functools.cache
 def _parser() -> Lark:
-    return Lark(grammar_text(GRAMMAR_FILE), parser="lalr", lexer="contextual",
-                transformer=MatchFileBuilder(), propagate_positions=False,
-                maybe_placeholders=False)
+    builder = MatchFileBuilder()
+    parser = Lark(grammar_text(GRAMMAR_FILE), parser="lalr", lexer="contextual",
+                  start=["start", "cell"], transformer=builder, propagate_positions=False,
+                  maybe_placeholders=False)
+    builder.splitter = _cell_splitter(parser)
+    _SPLITTER[:] = [builder.splitter]
+    return parser
+
+
+_SPLITTER: list = []
 
 
 # Examples of broken input for lark's match_examples: each label becomes the
@@ -290,6 +315,8 @@ _BROKEN_STEP_RE = re.compile(r"(bar|off|\d+)\*?([-/\\]|$|/\s)", re.I)
 def _expected_words(exc: UnexpectedInput) -> list[str]:
     names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
     words = {
+        "MOVE_LINE": "a move line (\"7) 62: 24/18 13/11\")", "CELLS": "\"Wins N point\"",
+        "SCORE_LINE": "a score line (\"Name : 0   Name : 0\")", "TAG": "a tag (; [Name \"value\"])",
         "ROLL_PLAY": "a roll and play (\"62: 24/18 13/11\")", "ROLL": "a roll (\"62:\")",
         "DOUBLE": "\"Doubles => 2\"", "TAKE": "\"Takes\"", "DROP": "\"Drops\"",
         "WINS": "\"Wins N point\"", "MOVENUM": "a move number (\"7)\")",
@@ -345,7 +372,7 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
     text = prepare_text(text)
     parser = _parser()
     try:
-        matches = parser.parse(text)
+        matches = parser.parse(text, start="start")
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, path) from None
     for mt in matches:
@@ -353,29 +380,64 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
     return matches
 
 
+_MOVENUM_RE = re.compile(r"[ \t]*\d+\)")
+_GAME_LINE_RE = re.compile(r"[ \t]*Game[ \t]+\d+[ \t]*$", re.I)
+
+
+def _where_cells_stop(line: str) -> int | None:
+    """In a line the grammar rejected, the offset where its cells stop
+    making sense (None when it is not a move line)."""
+    mm = _MOVENUM_RE.match(line)
+    if mm is None:
+        return None
+    _parser()  # the splitter is built with the parser
+    splitter = _SPLITTER[0]
+    pos = mm.end()
+    while True:
+        cm = splitter.match(line, pos)
+        if cm is None or cm.end() == pos:
+            break
+        pos = cm.end()
+    while pos < len(line) and line[pos] in " \t":
+        pos += 1
+    return pos
+
+
 def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
+    """A grammar error in words a player understands, with line and column."""
     label = None
     try:
-        label = exc.match_examples(_parser().parse, _ERROR_EXAMPLES, use_accepts=True)
+        label = exc.match_examples(functools.partial(_parser().parse, start="start"),
+                                   _ERROR_EXAMPLES, use_accepts=True)
     except Exception:  # match_examples is a heuristic; never let it hide the error
         label = None
+    lines = text.split("\n")
     line = getattr(exc, "line", None)
     column = getattr(exc, "column", None)
-    if isinstance(exc, UnexpectedEOF) or line in (None, -1):
-        lines = text.splitlines() or [""]
-        line, column = len(lines), len(lines[-1]) + 1
-        found = ""
-        message = label or "the file ends in the middle of a game"
-    else:
-        src_line = text.splitlines()[line - 1] if line - 1 < len(text.splitlines()) else ""
-        found = src_line[column - 1:].strip()[:40]
-        if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
-            message = label or "the file ends too early"
-        elif _BROKEN_STEP_RE.match(found):
+    if isinstance(exc, UnexpectedEOF) or line in (None, -1) or \
+            (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        while len(lines) > 1 and not lines[-1].strip():
+            lines.pop()
+        return SyntaxProblem(path, label or "the file ends in the middle of a match",
+                             line=len(lines), column=len(lines[-1]) + 1,
+                             expected=_expected_words(exc))
+    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    previous = next((x for x in reversed(lines[:line - 1]) if x.strip()), "")
+    stop = _where_cells_stop(src)
+    if stop is not None and stop < len(src):
+        column = stop + 1
+        found = src[stop:].strip()
+        if _BROKEN_STEP_RE.match(found):
             message = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
         else:
-            message = label or "cannot read this part of the line"
-    return SyntaxProblem(path, message, line=line, column=column, text=found,
+            message = "this is not a move, cube action or result"
+    elif _GAME_LINE_RE.match(previous):
+        found = src.strip()
+        message = "a score line (\"Name : 0   Name : 0\") must follow the Game line"
+    else:
+        found = src[column - 1:].strip() if column else src.strip()
+        message = label or "cannot read this line"
+    return SyntaxProblem(path, message, line=line, column=column, text=found[:40],
                          expected=_expected_words(exc))
 
 

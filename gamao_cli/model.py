@@ -36,23 +36,45 @@ def point_text(p: int, *, bar: str = "bar", off: str = "off") -> str:
     return str(p)
 
 
-@dataclass(frozen=True, slots=True)
 class Step:
     """One written movement of a checker: ``24/18*/13`` or ``8/5(2)``.
 
     ``points`` is the chain of points as written (at least two); ``hits[i]``
     is the hit mark written after ``points[i + 1]``; ``repeat`` is the ``(n)``
     suffix (1 when absent). ``bar`` and ``off`` remember the spelling used
-    (``bar``/``b``/``25``, ``off``/``o``/``0``) so that text round-trips.
+    (``bar``/``b``/``25``, ``off``/``o``/``0``) so that text round-trips; like
+    ``line`` and ``column`` they do not take part in equality.
+
+    (A plain class with slots rather than a dataclass: readers make hundreds
+    of thousands of these, and this keeps that cheap.)
     """
 
-    points: tuple[int, ...]
-    hits: tuple[bool, ...]
-    repeat: int = 1
-    bar: str = field(default="bar", compare=False)
-    off: str = field(default="off", compare=False)
-    line: int = field(default=0, compare=False)
-    column: int = field(default=0, compare=False)
+    __slots__ = ("points", "hits", "repeat", "bar", "off", "line", "column")
+
+    def __init__(self, points: tuple[int, ...], hits: tuple[bool, ...], repeat: int = 1,
+                 bar: str = "bar", off: str = "off", line: int = 0, column: int = 0):
+        self.points = points
+        self.hits = hits
+        self.repeat = repeat
+        self.bar = bar
+        self.off = off
+        self.line = line
+        self.column = column
+
+    def _key(self) -> tuple:
+        return (self.points, self.hits, self.repeat)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return self.points == other.points and self.hits == other.hits and \
+            self.repeat == other.repeat
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Step({self.points!r}, {self.hits!r}, {self.repeat!r})"
 
     @property
     def src(self) -> int:
@@ -76,7 +98,7 @@ class Step:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Action:
     """Base of everything that can stand in a cell. ``player``: 0 left, 1 right."""
 
@@ -90,7 +112,7 @@ def dice_text(dice: tuple[int, int]) -> str:
     return f"{dice[0]}{dice[1]}:"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Play(Action):
     """A roll and the play made with it: ``62: 24/18 13/11``."""
 
@@ -104,7 +126,7 @@ class Play(Action):
         return f"{dice_text(self.dice)} {self.play_text()}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Dance(Action):
     """A roll with no play: ``66:`` alone or ``66: Cannot Move``.
 
@@ -119,7 +141,7 @@ class Dance(Action):
         return dice_text(self.dice) + (f" {self.written}" if self.written else "")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UnplayedRoll(Action):
     """``61: ????``: a roll that was never played (resignation, time loss)."""
 
@@ -130,7 +152,7 @@ class UnplayedRoll(Action):
         return f"{dice_text(self.dice)} {self.written}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class IllegalPlayMarker(Action):
     """Snowie's ``31: Illegal play (...)``, which sets a position; kept as text."""
 
@@ -141,7 +163,7 @@ class IllegalPlayMarker(Action):
         return f"{dice_text(self.dice)} {self.written}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Double(Action):
     """A cube offer: ``Doubles => 2``; ``kind`` is double, beaver or raccoon.
 
@@ -156,19 +178,19 @@ class Double(Action):
         return word if self.value is None else f"{word} => {self.value}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Take(Action):
     def text(self) -> str:
         return "Takes"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Drop(Action):
     def text(self) -> str:
         return "Drops"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Win(Action):
     """``Wins N point(s) [and the match]``: the game's stated result."""
 
@@ -180,7 +202,7 @@ class Win(Action):
         return f"Wins {self.points} {unit}" + (" and the match" if self.match else "")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Loss(Action):
     """Backgammon Galaxy's ``Losses N point``, written beside the winner's cell."""
 
@@ -190,7 +212,7 @@ class Loss(Action):
         return f"Losses {self.points} point"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Resign(Action):
     """``Resigns`` (HedgeHog and others): the player gives up the game."""
 
