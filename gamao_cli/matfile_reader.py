@@ -110,13 +110,20 @@ def parse_steps(text: str, line: int, column: int) -> tuple[m.Step, ...]:
                  for points, hits, repeat, bar, off, offset in _step_shapes(text))
 
 
+@functools.lru_cache(maxsize=65536)
+def _play_shape(text: str) -> tuple:
+    return m.play_shape(parse_steps(text, 0, 0))
+
+
 # -- cells: (text, line, column) -> action fields ------------------------------
 
 def _roll_play(text: str, line: int, column: int):
     i = 3
     while text[i] in " \t":
         i += 1
-    return m.Play, {"dice": _dice(text), "moves": parse_steps(text[i:], line, column + i)}
+    play = text[i:]
+    return m.Play, {"dice": _dice(text), "moves": parse_steps(play, line, column + i),
+                    "shape": _play_shape(play)}
 
 
 def _roll_dance(text: str, line: int, column: int):

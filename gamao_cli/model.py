@@ -98,6 +98,20 @@ class Step:
         return out
 
 
+def play_shape(moves) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
+    """(movements, hit-marked points) of written steps."""
+    movements: list[tuple[int, int]] = []
+    marked: set[int] = set()
+    for step in moves:
+        pts = step.points
+        pairs = list(zip(pts, pts[1:]))
+        movements.extend(pairs * step.repeat)
+        for p, hit in zip(pts[1:], step.hits):
+            if hit:
+                marked.add(p)
+    return tuple(movements), frozenset(marked)
+
+
 @dataclass(slots=True)
 class Action:
     """Base of everything that can stand in a cell. ``player``: 0 left, 1 right."""
@@ -118,6 +132,22 @@ class Play(Action):
 
     dice: tuple[int, int]
     moves: tuple[Step, ...]
+    # (movements, hit-marked points), derived from ``moves``; readers that
+    # parse the same play text many times fill it from a cache.
+    shape: tuple | None = field(default=None, compare=False, repr=False, kw_only=True)
+
+    def movements(self) -> tuple[tuple[int, int], ...]:
+        """The (from, to) movements of the play, repeats expanded, chains split."""
+        return self.play_shape()[0]
+
+    def marked_hits(self) -> frozenset[int]:
+        """The points written with a hit mark."""
+        return self.play_shape()[1]
+
+    def play_shape(self) -> tuple:
+        if self.shape is None:
+            self.shape = play_shape(self.moves)
+        return self.shape
 
     def play_text(self) -> str:
         return " ".join(str(m) for m in self.moves)

@@ -6,6 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# In CI, property tests run a fixed set of examples (no flaky runs); locally
+# they explore new ones each time.
+settings.register_profile("ci", derandomize=True, deadline=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(os.environ.get("GAMAO_CORPUS", ROOT.parent / "shared" / "corpus"))

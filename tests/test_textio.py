@@ -11,7 +11,7 @@ import stat
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from gamao_cli import textio
@@ -110,6 +110,8 @@ def test_utf16_line_endings(codec, bom):
     chr(c) for c in range(32) if chr(c) not in "\t\n\r"))))
 @settings(max_examples=200, deadline=None)
 def test_round_trip_any_text(text):
+    # Text that itself starts with U+FEFF is indistinguishable from a BOM.
+    assume(not text.startswith("\ufeff"))
     expected = text.replace("\r\n", "\n").replace("\r", "\n")
     for codec, prefix in (("utf-8", codecs.BOM_UTF8), ("utf-16-le", codecs.BOM_UTF16_LE),
                           ("utf-16-be", codecs.BOM_UTF16_BE)):

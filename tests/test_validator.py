@@ -1,0 +1,133 @@
+"""The validator: mutations of a real GNU Backgammon match, each caught on its
+line; self-play matches validate clean; real producers' quirks are no errors."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import EXAMPLES, SELFPLAY, corpus_match_files, needs_corpus, read
+from gamao_cli.matfile_reader import read_matches
+from gamao_cli.validator import validate_match
+
+BASE = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text()
+BASE_LINES = BASE.split("\n")
+
+
+def mutate(line_no: int, old: str, new: str) -> str:
+    """Replace text on one line (1-based) of the base match, or insert a line
+    before it when ``old`` is None."""
+    lines = list(BASE_LINES)
+    if old is None:
+        lines.insert(line_no - 1, new)
+    else:
+        assert old in lines[line_no - 1], (line_no, lines[line_no - 1])
+        lines[line_no - 1] = lines[line_no - 1].replace(old, new, 1)
+    return "\n".join(lines)
+
+
+def diagnostics(text: str):
+    [match] = read_matches(text, "m.mat")
+    return validate_match(match).diagnostics
+
+
+def test_the_base_match_is_clean():
+    assert diagnostics(BASE) == []
+
+
+MUTATIONS = [
+    # (what, line, old text, new text, code)
+    ("wrong distance", 9, "63: 25/22 13/7", "63: 25/22 13/8", "GM202"),
+    ("blocked point", 7, "53: 24/21 21/16*", "53: 24/19 24/21", "GM203"),
+    ("ignoring the bar", 8, "21: 25/23 6/5", "21: 13/11 6/5", "GM204"),
+    ("a die left unplayed", 9, "63: 25/22 13/7", "63: 25/22", "GM210"),
+    ("a step too many", 9, "63: 25/22 13/7", "63: 25/22 13/7 7/4", "GM207"),
+    ("bearing off from outside home", 13, "62: 13/11 13/7", "62: 6/0 13/11", "GM205"),
+    ("an opening double", 7, "41: 13/9 24/23              53: 24/21 21/16*",
+     "44: 24/20 24/20 13/9 13/9 53: 24/21 13/8", "GM201"),
+    ("a dance while a play exists", 9, "41: 13/9 10/9", "41:", "GM212"),
+    ("no checker on the source point", 9, "63: 25/22 13/7", "63: 25/22 12/6", "GM208"),
+    ("a backwards step", 9, "63: 25/22 13/7", "63: 25/22 7/13", "GM209"),
+    ("a wrong Wins N", 19, "Wins 1 point", "Wins 2 points", "GM401"),
+    ("a wrong score line", 22, "Player_1 : 1", "Player_1 : 2", "GM402"),
+    ("a take with no double", 41, " Doubles => 2                Takes", " Takes", "GM303"),
+    ("a double by the player who does not own the cube", 47, None,
+     " 15)  Doubles => 4                Takes", "GM301"),
+    ("a double in the Crawford game", 3, " 5 point match", " 2 point match", "GM302"),
+    ("a wrong cube value", 41, "Doubles => 2", "Doubles => 4", "GM306"),
+]
+
+
+@pytest.mark.parametrize("what, line, old, new, code", MUTATIONS, ids=[m[0] for m in MUTATIONS])
+def test_each_mutation_is_caught_on_its_line(what, line, old, new, code):
+    found = diagnostics(mutate(line, old, new))
+    where = {"GM302": 28}.get(code, line)  # the Crawford game's double stands on line 28
+    # GM215 (the rest of the game cannot be replayed) may join a play that
+    # cannot be applied at all; nothing else may.
+    on_line = [d for d in found if d.line == where and d.code != "GM215"]
+    assert [d.code for d in on_line] == [code], [d.format_text() for d in found]
+    earlier = [d for d in found if d.line is not None and d.line < where and d.severity == "error"]
+    assert earlier == []
+    d = on_line[0]
+    assert d.message and d.game is not None and d.path == "m.mat"
+
+
+def test_illegal_play_names_dice_play_and_legal_alternatives():
+    text = mutate(9, "63: 25/22 13/7", "63: 25/22 13/8")
+    [d] = [d for d in diagnostics(text) if d.line == 9]
+    assert (d.dice, d.play, d.player, d.move, d.game) == ("63", "25/22 13/8", "Player_1", 3, 1)
+    assert d.column == text.split("\n")[8].index("13/8") + 1
+    assert d.message == "25/22 13/8 with 6-3: 13/8 moves 5 pips, but no die shows 5"
+    assert 1 <= len(d.legal) <= 5 and "bar/22 13/7" in d.legal
+
+
+def test_replay_goes_on_after_an_illegal_play():
+    """Two independent mistakes in one game: both are reported."""
+    text = mutate(9, "63: 25/22 13/7", "63: 25/22 13/8")
+    text = text.replace("Wins 1 point", "Wins 3 points", 1)
+    assert [d.code for d in diagnostics(text)] == ["GM202", "GM401"]
+
+
+def test_final_score_and_winner():
+    [match] = read_matches(BASE)
+    report = validate_match(match)
+    assert report.final_score == (1, 9) and report.winner == 1
+    assert [(g.winner, g.points, g.ended) for g in report.games] == \
+        [(0, 1, "drop"), (1, 1, "drop"), (1, 8, "resign")]   # gnubg resigned a gammon
+
+
+def test_games_after_the_match_is_won_are_flagged():
+    extra = BASE + "\n Game 4\n Player_1 : 1                   Player_2 : 9\n  1) 31: 8/5 6/5\n"
+    codes = [d.code for d in diagnostics(extra)]
+    assert "GM403" in codes
+
+
+# -- self-play and real files --------------------------------------------------
+
+def selfplay_mats():
+    return sorted(SELFPLAY.glob("*.mat"))
+
+
+def test_selfplay_matches_validate_without_any_diagnostic():
+    files = selfplay_mats() + [EXAMPLES / "gnubg-selfplay-5pt.mat", EXAMPLES / "gnubg-selfplay-money.mat"]
+    for path in files:
+        for match in read_matches(path.read_text(), str(path)):
+            report = validate_match(match)
+            assert report.diagnostics == [], [d.format_text() for d in report.diagnostics]
+
+
+@needs_corpus
+def test_real_producers_quirks_are_not_errors():
+    """Backgammon Galaxy and Backgammon Studio quirks: no error, ever.
+
+    The only real files with errors are the ones checked by hand and listed
+    here (true illegal plays in real records)."""
+    known = {
+        "samples__mat__5nqfGw9bWG3deTaU.mat": {"GM207"},        # the deliberate illegal play
+        "samples__mat__hQ8sVn2LbTdF4wRm.mat": {"GM209", "GM202"},
+    }
+    seen: dict[str, set[str]] = {}
+    for path in corpus_match_files():
+        for match in read_matches(read(path), str(path)):
+            errors = {d.code for d in validate_match(match).diagnostics if d.severity == "error"}
+            if errors:
+                seen[path.name] = seen.get(path.name, set()) | errors
+    assert seen == known
