@@ -3,8 +3,8 @@
 The document (schema: ``gamao_cli/schemas/match.schema.json``, versioned by
 ``"version"``) holds the match model with every action as written, plus what
 the replay adds: the die steps of each play with hits, the cube, the
-position before each action as a GNU Backgammon Position ID, each game's
-result and the running score.
+position before each action as GNU Backgammon Position ID and Match ID and
+as an XGID, each game's result and the running score.
 
 >>> from gamao_cli.matfile_reader import read_matches
 >>> text = (" 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n"
@@ -24,6 +24,7 @@ from . import model as m
 from .errors import NotAMatchFile, SyntaxProblem
 from .matfile_reader import parse_steps
 from .position_ids import position_id
+from .positions import snapshots
 from .validator import validate_match
 
 FORMAT_NAME = "gamao-match"
@@ -37,7 +38,7 @@ _TYPES = {
 _CLASSES = {v: k for k, v in _TYPES.items()}
 
 
-def _action_json(a: m.ActionType, record) -> dict[str, Any]:
+def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
     d: dict[str, Any] = {"type": _TYPES[type(a)], "player": a.player, "move": a.move_number,
                          "line": a.line, "column": a.column}
     if isinstance(a, m.Play):
@@ -62,12 +63,16 @@ def _action_json(a: m.ActionType, record) -> dict[str, Any]:
         if record.position is not None and record.turn is not None:
             d["on_roll"] = record.turn
             d["position_id"] = position_id(record.position.me, record.position.opp)
+    if snap is not None:
+        d["match_id"] = snap.match_id
+        d["xgid"] = snap.xgid
     return d
 
 
 def match_to_json(match: m.Match) -> dict[str, Any]:
     """The JSON document of one match (a dict ready for :func:`json.dumps`)."""
     report = validate_match(match, keep_records=True)
+    snaps = {id(s.action): s for s in snapshots(match, report)}
     games = []
     for game, result in zip(match.games, report.games):
         records = {id(r.action): r for r in result.records}
@@ -80,7 +85,8 @@ def match_to_json(match: m.Match) -> dict[str, Any]:
                 "ratings": list(sl.ratings), "line": sl.line},
             "score_before": list(result.score_before),
             "crawford": result.crawford,
-            "actions": [_action_json(a, records.get(id(a))) for a in game.actions],
+            "actions": [_action_json(a, records.get(id(a)), snaps.get(id(a)))
+                        for a in game.actions],
             "comments": list(game.comments),
             "result": {"winner": result.winner, "points": result.points,
                        "stated_points": result.stated_points, "ended": result.ended,
