@@ -2,6 +2,8 @@
 line; self-play matches validate clean; real producers' quirks are no errors."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from conftest import EXAMPLES, SELFPLAY, corpus_match_files, needs_corpus, read
@@ -131,3 +133,40 @@ def test_real_producers_quirks_are_not_errors():
             if errors:
                 seen[path.name] = seen.get(path.name, set()) | errors
     assert seen == known
+
+
+# -- results against GNU Backgammon ---------------------------------------------
+
+def _gnubg_results(paths):
+    """What GNU Backgammon (the gnubg wheel, in a subprocess) makes of files."""
+    import json
+    import subprocess
+    import sys
+
+    pytest.importorskip("gnubg", reason="the gnubg wheel is not installed (pip install gnubg)")
+    script = Path(__file__).parent / "gnubg_scripts" / "dump_mat.py"
+    p = subprocess.run([sys.executable, str(script), *map(str, paths)], capture_output=True,
+                       text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout)
+
+
+@pytest.mark.gnubg
+def test_selfplay_results_equal_gnubg():
+    paths = selfplay_mats() + [EXAMPLES / "gnubg-selfplay-5pt.mat", EXAMPLES / "gnubg-selfplay-money.mat"]
+    assert len(paths) >= 12
+    theirs = _gnubg_results(paths)
+    for path in paths:
+        [match] = read_matches(path.read_text(), str(path))
+        report = validate_match(match)
+        g = theirs[str(path)]
+        assert len(report.games) == len(g["games"]), path
+        for ours, gn in zip(report.games, g["games"]):
+            assert list(ours.score_before) == gn["score"], (path, ours.number)
+            assert ours.winner == gn["winner"], (path, ours.number)
+            assert ours.points == gn["points"], (path, ours.number)
+            assert (ours.ended in ("resign", "time")) == gn["resigned"], (path, ours.number)
+        last = g["games"][-1]
+        final = list(last["score"])
+        final[last["winner"]] += last["points"]
+        assert list(report.final_score) == final, path
