@@ -127,12 +127,17 @@ def test_real_producers_quirks_are_not_errors():
         "samples__mat__hQ8sVn2LbTdF4wRm.mat": {"GM209", "GM202"},
     }
     seen: dict[str, set[str]] = {}
+    infos: set[str] = set()
     for path in corpus_match_files():
         for match in read_matches(read(path), str(path)):
-            errors = {d.code for d in validate_match(match).diagnostics if d.severity == "error"}
+            ds = validate_match(match).diagnostics
+            errors = {d.code for d in ds if d.severity == "error"}
+            infos |= {d.code for d in ds if d.severity == "info"}
             if errors:
                 seen[path.name] = seen.get(path.name, set()) | errors
     assert seen == known
+    # the quirks are recognised for what they are
+    assert {"GM408", "GM409", "GM410", "GM411", "GM412"} <= infos
 
 
 # -- results against GNU Backgammon ---------------------------------------------
@@ -170,3 +175,52 @@ def test_selfplay_results_equal_gnubg():
         final = list(last["score"])
         final[last["winner"]] += last["points"]
         assert list(report.final_score) == final, path
+
+
+# -- rules read from the record's tags --------------------------------------------
+
+def _one_game(body: str, length: int = 0, tags: str = "") -> str:
+    return f"{tags}\n {length} point match\n\n Game 1\n Ann : 0                        Bob : 0\n{body}"
+
+
+def test_beaver_in_a_money_session_is_fine_and_counts():
+    text = _one_game("  1) 31: 8/5 6/5                 61: 13/7 8/7\n"
+                     "  2)  Doubles => 2                Beavers => 4\n"
+                     "  3)  Takes                       Drops\n", tags='; [Beaver "On"]')
+    # Bob beavers (cube 4, his), Ann takes; then Bob "Drops": nothing to answer
+    codes = [d.code for d in diagnostics(text) if d.severity == "error"]
+    assert codes == ["GM303"]
+
+
+def test_beaver_in_a_match_is_an_error():
+    text = _one_game("  1) 31: 8/5 6/5                 61: 13/7 8/7\n"
+                     "  2)  Doubles => 2                Beavers => 4\n"
+                     "  3)  Drops\n"
+                     "                                  Wins 2 points\n", length=5)
+    ds = diagnostics(text)
+    assert [d.code for d in ds if d.severity == "error"] == ["GM305"]
+    [match] = read_matches(text)
+    assert validate_match(match).games[0].points == 2   # the beaver's value before its redouble
+
+
+def test_nackgammon_starts_from_its_own_position():
+    text = _one_game("  1) 31: 23/20 6/5                61: 13/7 8/7\n", length=3,
+                     tags='; [Variation "Nackgammon"]')
+    ds = diagnostics(text)
+    assert [d.code for d in ds if d.severity == "error"] == []
+    # the same play in standard backgammon has no checker on 23
+    plain = text.replace('; [Variation "Nackgammon"]', "")
+    assert "GM208" in [d.code for d in diagnostics(plain)]
+
+
+def test_unknown_variant_is_a_clear_error():
+    text = _one_game("  1) 31: 8/5 6/5\n", length=3, tags='; [Variation "Tavla"]')
+    [d] = diagnostics(text)
+    assert d.code == "GM005" and "Tavla" in d.message
+
+
+def test_no_cube_rule():
+    text = _one_game("  1) 31: 8/5 6/5                 61: 13/7 8/7\n"
+                     "  2)  Doubles => 2                Drops\n      Wins 1 point\n",
+                     length=5, tags='; [CubeLimit "1"]')
+    assert [d.code for d in diagnostics(text) if d.severity == "error"] == ["GM307"]
