@@ -53,13 +53,27 @@ def _canonical_cells(match: m.Match):
     return cell, report
 
 
+def _without_redundant_tags(match: m.Match) -> m.Match:
+    """GNU Backgammon's layout names the players in the score lines only:
+    ``Player 1``/``Player 2`` tags that say the same are left out."""
+    names = match.players
+    redundant = {"player1": names[0], "player2": names[1]}
+    tags = [t for t in match.tags
+            if redundant.get("".join(t.name.split()).lower()) != t.value]
+    if len(tags) == len(match.tags):
+        return match
+    copy = m.Match(match.length, match.games, tags, match.comments, match.path,
+                   match.line, match.column)
+    return copy
+
+
 def to_mat(matches: list[m.Match]) -> Conversion:
     parts = []
     conv = Conversion("")
     for match in matches:
         cell, report = _canonical_cells(match)
         conv.errors += report.errors
-        parts.append(write_matches([match], cell))
+        parts.append(write_matches([_without_redundant_tags(match)], cell))
         if any(isinstance(a, m.Loss) for g in match.games for a in g.actions):
             conv.warnings.append("Backgammon Galaxy's \"Losses N point\" cells are kept; GNU "
                                  "Backgammon does not read them")

@@ -84,8 +84,11 @@ GRAMMAR_FILE = "sgf.lark"
 #: Properties the reader uses; everything else (analysis, unknown) is skipped.
 KEPT = frozenset({
     "GM", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE",
-    "W", "B", "C", "AE", "AW", "AB", "PL", "CV", "CP", "DI", "XR",
+    "W", "B", "C", "AE", "AW", "AB", "PL", "CV", "CP", "DI", "XR", "XT",
 })
+#: gamao's private property holding a match file's tags, in order, as
+#: name/value pairs: XT[Site][Club][Match ID][42]. Other programs ignore it.
+TAGS_PROPERTY = "XT"
 SETUP = ("AE", "AW", "AB", "PL", "CV", "CP", "DI")
 
 #: Root properties that become match tags, in the order GNU Backgammon's
@@ -600,6 +603,7 @@ class _Reader:
         self.variant = "backgammon"
         self.variant_fixed = False
         self.length: int | None = None
+        self.all_tags: dict[int, SgfProp] = {}
 
     def variant_name(self) -> str:
         return "standard backgammon" if self.variant == "backgammon" else self.variant
@@ -643,11 +647,18 @@ class _Reader:
             self.match.games.append(game)
         for mt in self.matches:
             mt.path = self.path
+            xt = self.all_tags.get(id(mt))
+            if xt is not None and len(xt.values) % 2 == 0:
+                # the tags as the match file had them, written by gamao
+                vals = xt.values
+                mt.tags = [m.Tag(vals[i], vals[i + 1], line=xt.line) for i in range(0, len(vals), 2)]
         return self.matches
 
     def new_match(self, tree: SgfTree, root: dict[str, SgfProp], info: _MatchInfo) -> None:
         mt = m.Match(info.length or 0, line=tree.line, column=tree.column)
         self.matches.append(mt)
+        if TAGS_PROPERTY in root:
+            self.all_tags[id(mt)] = root[TAGS_PROPERTY]
         self.match = mt
         self.names = (root["PW"].value.strip() if "PW" in root else "",
                       root["PB"].value.strip() if "PB" in root else "")
@@ -683,8 +694,10 @@ class _Reader:
         if "nocube" in words:
             mt.tags.append(m.Tag("CubeLimit", "1", line=line))
         if mt.length:
-            if explicit:
-                mt.tags.append(m.Tag("Crawford", "On" if "crawford" in words else "Off", line=line))
+            # the Crawford rule is the default of a match: only its absence
+            # needs saying (a match file with no Crawford tag assumes it)
+            if explicit and "crawford" not in words:
+                mt.tags.append(m.Tag("Crawford", "Off", line=line))
             if "jacoby" in words:
                 mt.tags.append(m.Tag("Jacoby", "On", line=line))
         elif "jacoby" in words or explicit:

@@ -169,7 +169,11 @@ class _MatchWriter:
             dropped.append(tag.name)
         if dropped:
             self.warn(f"{self.label()}SGF has no property for the tag"
-                      f"{'s' if len(dropped) > 1 else ''} {', '.join(dropped)}: not written")
+                      f"{'s' if len(dropped) > 1 else ''} {', '.join(dropped)}: kept only in "
+                      "gamao's private property XT, which other programs ignore")
+        if self.match.tags:
+            # every tag, in order, so that gamao reads the match file's tags back
+            props["XT"] = [v for t in self.match.tags for v in (t.name, t.value)]
         if self.match.comments:
             lines = []
             for c in self.match.comments:
@@ -274,6 +278,8 @@ class _MatchWriter:
         for key in INFO_ORDER:
             if key in info and info[key] != "":
                 root.append(_prop(key, info[key]))
+        if info.get("XT"):
+            root.append(_prop("XT", *info["XT"]))
         words = self.rule_words(rules, result)
         if words is not None:
             root.append(_prop("RU", ":".join(words)))

@@ -214,8 +214,8 @@ def test_games_matches_scores_and_match_wide_information():
     assert a.games[1].score == m.ScoreLine(("Ann", "Bob"), (2, 0))
     assert [(t.name, t.value) for t in a.tags] == [
         ("Site", "Oslo"), ("Event", "Open"), ("Round", "Final"), ("Player 1 Elo", "1500"),
-        ("Player 2 Elo", "1600"), ("EventDate", "2024.05.01"), ("Transcriber", "Tim"),
-        ("Crawford", "On")]
+        ("Player 2 Elo", "1600"), ("EventDate", "2024.05.01"), ("Transcriber", "Tim")]
+    # RU[Crawford] is a match's default: no tag says it
     assert a.comments == ["; first]", "; second"]
     assert (b.length, b.players, len(b.games), b.tag("Jacoby")) == (0, ("Cy", "Di"), 2, "On")
     assert b.games[1].score.names == ("Cy", "Di")
@@ -226,7 +226,7 @@ def test_games_matches_scores_and_match_wide_information():
 
 
 @pytest.mark.parametrize("ru, ap, length, tags", [
-    ("RU[Crawford]", "", 5, {"Crawford": "On"}),
+    ("RU[Crawford]", "", 5, {}),                           # the default of a match
     ("RU[]", "", 5, {"Crawford": "Off"}),
     ("", "", 5, {}),                                       # says nothing
     ("", "AP[GNU Backgammon:1.07.001]", 5, {"Crawford": "Off"}),   # gnubg writes rules that are on
