@@ -56,6 +56,14 @@ Backgammon's own ``.mat`` and ``.sgf`` exports of the same matches):
   actions say who rolls what). Anything else raises
   :class:`~gamao_cli.errors.SyntaxProblem`, as the model cannot hold a
   set-up position.
+- gamao's private properties (``XT``, ``XC``, ``XR``, ``XA``, ``XS``, ``XE``,
+  ``XL``, ``XI``; see the constants below), which :mod:`gamao_cli.sgf_writer`
+  writes for what SGF cannot hold, are read back: the file's tags and match
+  comments as written, the cells SGF has no node for (``XA`` nodes) where they
+  stand, the spelling of dances and of plays the writer could not resolve,
+  score-line ratings, a missing score line, a take the record leaves out, a
+  result the record does not write. So gamao reads its own SGF into the
+  match it was written from.
 - Analysis and unknown properties (``A``, ``DA``, ``LU``, ``GS``, ``MR``...)
   are skipped. Every action carries the line and column of its property.
 
@@ -77,18 +85,54 @@ from . import board
 from . import model as m
 from .board import Position
 from .errors import NotAMatchFile, SyntaxProblem
-from .matfile_reader import grammar_text
+from .matfile_reader import grammar_text, parse_steps
+from .notation import movements
 
 GRAMMAR_FILE = "sgf.lark"
 
 #: Properties the reader uses; everything else (analysis, unknown) is skipped.
 KEPT = frozenset({
     "GM", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE",
-    "W", "B", "C", "AE", "AW", "AB", "PL", "CV", "CP", "DI", "XR", "XT",
+    "W", "B", "C", "AE", "AW", "AB", "PL", "CV", "CP", "DI",
+    "XR", "XT", "XA", "XS", "XE", "XL", "XI", "XC",
 })
-#: gamao's private property holding a match file's tags, in order, as
-#: name/value pairs: XT[Site][Club][Match ID][42]. Other programs ignore it.
+
+# gamao's private properties: what a match file says and SGF cannot. Their
+# names have two letters, which GNU Backgammon ignores (a longer unknown
+# name is a syntax error to it); other programs see a normal SGF file.
+
+#: The match file's tags, in order, as name/value pairs (first game's root):
+#: XT[Site][Club][Match ID][42].
 TAGS_PROPERTY = "XT"
+#: Match comment lines as written, when GC cannot give them back (first
+#: game's root): XC[# a comment][;another].
+COMMENTS_PROPERTY = "XC"
+#: About the game's result (root): XR[and the match] (the Wins cell says so),
+#: XR[not written] (the record has no Wins cell; RE is the rules' result).
+MATCH_FLAG = "XR"
+MATCH_WORDS = "and the match"
+NOT_WRITTEN = "not written"
+#: A cell SGF has no node for, as a node of its own holding only this
+#: property, where the cell stands among the actions: XA[B][loss][2]
+#: (Backgammon Galaxy's "Losses 2 point"), XA[W][unplayed][61][????],
+#: XA[B][resign], XA[W][illegal][31][Illegal play (...)], XA[W][win][2]
+#: [and the match] (a Wins cell RE cannot place: not the game's last action).
+EXTRA_PROPERTY = "XA"
+WIN, LOSS, UNPLAYED, RESIGN_CELL, ILLEGAL = "win", "loss", "unplayed", "resign", "illegal"
+#: On a roll's node, the cell's text after the dice as written: a dance's
+#: XS[Cannot Move], or a play the writer's replay could not resolve (its
+#: steps and hit marks as written; W[...] holds its movements).
+SPELLING_PROPERTY = "XS"
+#: Score-line ratings (root): XE[1612][] for "Ann,1612 : 0   Bob : 0".
+RATINGS_PROPERTY = "XE"
+#: The score line's scores when one is missing (root): XL[][3]; XL[none]: the
+#: game has no score line at all.
+SCORE_PROPERTY = "XL"
+NO_SCORE_LINE = "none"
+#: On a take node: XI[implied], a take the record leaves out (after a
+#: beaver, as GNU Backgammon's match files do) that SGF writes out.
+IMPLIED_PROPERTY = "XI"
+IMPLIED = "implied"
 SETUP = ("AE", "AW", "AB", "PL", "CV", "CP", "DI")
 
 #: Root properties that become match tags, in the order GNU Backgammon's
@@ -111,9 +155,6 @@ VARIATION_OF_RULE = {
     "hypergammon3": "HyperGammon3",
     "hypergammon": "HyperGammon",
 }
-
-#: Private property gamao writes for a result that says "and the match".
-MATCH_FLAG = "XR"
 
 # Text-valued properties: line ends are kept (FF[4] "Text"); in all others
 # ("SimpleText") a line end is a space.
@@ -292,6 +333,12 @@ def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
 
 # ---------------------------------------------------------------- the model
 
+def gc_comments(value: str) -> list[str]:
+    """The match comment lines of a ``GC`` value (as GNU Backgammon's
+    match-file export writes them: ``"; text"``)."""
+    return ["; " + line if line else ";" for line in value.split("\n")]
+
+
 def looks_like_sgf(text: str) -> bool:
     s = text.lstrip("\ufeff \t\r\n")
     return s.startswith("(") and s[1:].lstrip().startswith(";")
@@ -397,6 +444,7 @@ class _GameReader:
         self.has_left = self.has_right = False
         self.last_action: m.Action | None = None
         self.last_tag = ""
+        self.extra_win = False   # a Wins cell came in gamao's XA: RE adds none
 
     def error(self, message: str, line: int, column: int, text: str = "") -> SyntaxProblem:
         return SyntaxProblem(self.path, f"game {self.game.number}: {message}", line=line,
@@ -430,7 +478,10 @@ class _GameReader:
             for colour in ("W", "B"):
                 prop = node.get(colour)
                 if prop is not None:
-                    self.move(prop, 0 if colour == "W" else 1)
+                    self.move(prop, 0 if colour == "W" else 1, node)
+            extra = node.get(EXTRA_PROPERTY)
+            if extra is not None:
+                self.extra(extra)
             comment = node.get("C")
             if comment is not None:
                 for text in comment.values:
@@ -441,7 +492,7 @@ class _GameReader:
         self.result(result_node)
         return self.game
 
-    def move(self, prop: SgfProp, player: int) -> None:
+    def move(self, prop: SgfProp, player: int, node: dict[str, SgfProp]) -> None:
         value = prop.value.strip()
         low = value.lower()
         pos = dict(line=prop.line, column=prop.column)
@@ -461,6 +512,9 @@ class _GameReader:
                 self.cube = value_after
                 self.owner = player if kind == "double" else offerer
                 self.pending = None
+            implied = node.get(IMPLIED_PROPERTY)
+            if implied is not None and implied.value.strip().lower() == IMPLIED:
+                return   # written out for other programs; the record leaves it out
             self.add(m.Take(player, move_number=self.move_number(player), **pos))
         elif low in ("drop", "pass"):
             self.pending = None
@@ -478,9 +532,51 @@ class _GameReader:
                 else:
                     self.last_action, self.last_tag = None, ""
         else:
-            self.roll(prop, player, value)
+            self.roll(prop, player, value, node.get(SPELLING_PROPERTY))
 
-    def roll(self, prop: SgfProp, player: int, value: str) -> None:
+    def extra(self, prop: SgfProp) -> None:
+        """gamao's ``XA`` node: a cell SGF has no node for."""
+        vals = [v.strip() for v in prop.values]
+        pos = dict(line=prop.line, column=prop.column)
+        kind = vals[1].lower() if len(vals) > 1 else ""
+        try:
+            if not vals or vals[0].upper() not in ("W", "B"):
+                raise ValueError
+            player = "WB".index(vals[0].upper())
+            if kind == WIN:
+                match = len(vals) > 3 and "match" in vals[3].lower()
+                win = m.Win(player, int(vals[2]), match, **pos)
+                self.game.actions.append(win)
+                self.last_action = win
+                self.has_left = self.has_right = False   # a Wins cell closes its line
+                self.extra_win = True
+                return
+            if kind == LOSS:
+                action = m.Loss(player, int(vals[2]), **pos)
+            elif kind == RESIGN_CELL:
+                action = m.Resign(player, **pos)
+            elif kind in (UNPLAYED, ILLEGAL):
+                mo = _MOVE_RE.match(vals[2])
+                if mo is None or mo.group(3):
+                    raise ValueError
+                dice = (int(mo.group(1)), int(mo.group(2)))
+                if kind == UNPLAYED:
+                    action = m.UnplayedRoll(player, dice, vals[3] if len(vals) > 3 else "????",
+                                            **pos)
+                else:
+                    action = m.IllegalPlayMarker(player, dice, vals[3] if len(vals) > 3 else "",
+                                                 **pos)
+                    self.white = None   # it sets a position the record does not give
+            else:
+                raise ValueError
+        except (ValueError, IndexError):
+            raise self.error(f"{prop.name}[{']['.join(prop.values)}] is not a cell gamao writes "
+                             "(loss, resign, unplayed, illegal or win, after W or B)",
+                             prop.line, prop.column, prop.value) from None
+        action.move_number = self.move_number(player)
+        self.add(action)
+
+    def roll(self, prop: SgfProp, player: int, value: str, spelling: SgfProp | None) -> None:
         mo = _MOVE_RE.match(value)
         line, column = prop.values_at[0] if prop.values_at else (prop.line, prop.column)
         if mo is None or len(mo.group(3)) % 2:
@@ -491,7 +587,9 @@ class _GameReader:
         letters = mo.group(3)
         number = self.move_number(player)
         if not letters:
-            self.add(m.Dance(player, dice, move_number=number, line=prop.line, column=prop.column))
+            written = " ".join(spelling.value.split()) if spelling is not None else ""
+            self.add(m.Dance(player, dice, written, move_number=number, line=prop.line,
+                             column=prop.column))
             return
         pos = None
         if self.white is not None:
@@ -516,8 +614,29 @@ class _GameReader:
             self.white = None
         else:
             self.white = pos if player == 0 else pos.swapped()
-        self.add(m.Play(player, dice, tuple(steps), move_number=number,
+        moves = tuple(steps)
+        if spelling is not None:
+            moves = self.written_steps(spelling, moves) or moves
+        self.add(m.Play(player, dice, moves, move_number=number,
                         line=prop.line, column=prop.column))
+
+    @staticmethod
+    def written_steps(spelling: SgfProp, steps: tuple[m.Step, ...]) -> tuple[m.Step, ...] | None:
+        """The steps of gamao's ``XS`` (a play as the record wrote it), when
+        they stand for the movements the letters give (less those SGF cannot
+        spell: from off, onto the bar); None otherwise."""
+        line, column = spelling.values_at[0] if spelling.values_at else (0, 0)
+        try:
+            written = parse_steps(spelling.value.strip(), line, column + 1)
+        except Exception:
+            return None
+        if not written:
+            return None
+        spelled = [(a, b) for a, b in movements(written)
+                   if a != m.OFF and b != m.BAR and 0 <= a <= 25 and 0 <= b <= 25]
+        if spelled != movements(steps):
+            return None
+        return written
 
     # -- setup ---------------------------------------------------------------
     def setup(self, node: dict[str, SgfProp], at_start: bool) -> None:
@@ -576,8 +695,11 @@ class _GameReader:
     # -- the result --------------------------------------------------------
     def result(self, root: dict[str, SgfProp]) -> None:
         re_prop = root.get("RE")
-        if re_prop is None:
+        flag = root.get(MATCH_FLAG)
+        if re_prop is None or self.extra_win:
             return
+        if flag is not None and flag.value.strip().lower() == NOT_WRITTEN:
+            return   # RE is the rules' result: the record writes no Wins cell
         value = re_prop.value.strip()
         mo = _RESULT_RE.match(value)
         if mo is None or mo.group(2) is None:
@@ -585,7 +707,6 @@ class _GameReader:
                 self.game.comments.append(f"result: {value}")
             return
         winner = 0 if mo.group(1).upper() == "W" else 1
-        flag = root.get(MATCH_FLAG)
         match = flag is not None and "match" in flag.value.lower()
         self.game.actions.append(m.Win(winner, int(mo.group(2)), match,
                                        line=re_prop.line, column=re_prop.column))
@@ -636,8 +757,18 @@ class _Reader:
                     names[i] = root[key].value.strip()
             mi = root.get("MI")
             where = (mi.line, mi.column) if mi is not None else (tree.line, tree.column)
-            score = m.ScoreLine(tuple(names), (info.scores[0], info.scores[1]),
-                                line=where[0], column=where[1])
+            score: m.ScoreLine | None = m.ScoreLine(
+                tuple(names), (info.scores[0], info.scores[1]), line=where[0], column=where[1])
+            xe = root.get(RATINGS_PROPERTY)
+            if xe is not None:
+                ratings = [v.strip() or None for v in xe.values[:2]]
+                score.ratings = tuple(ratings + [None] * (2 - len(ratings)))
+            xl = root.get(SCORE_PROPERTY)
+            if xl is not None:
+                if [v.strip().lower() for v in xl.values] == [NO_SCORE_LINE]:
+                    score = None
+                elif len(xl.values) == 2:
+                    score.scores = (_int(xl.values[0]), _int(xl.values[1]))
             if info.game is not None:
                 number = info.game + 1
             else:
@@ -675,7 +806,10 @@ class _Reader:
         gc = root.get("GC")
         if gc is not None:
             for v in gc.values:
-                mt.comments.extend("; " + line if line else ";" for line in v.split("\n"))
+                mt.comments.extend(gc_comments(v))
+        xc = root.get(COMMENTS_PROPERTY)
+        if xc is not None:
+            mt.comments = list(xc.values)   # the lines as written, kept by gamao
         self.rules(mt, root)
 
     def rules(self, mt: m.Match, root: dict[str, SgfProp]) -> None:

@@ -21,16 +21,26 @@ One game tree per game, as GNU Backgammon saves a match::
   movements stand.
 - ``RE`` comes from the game's ``Wins`` line (its player and stated points),
   with ``R`` when the validator finds the game was resigned (or lost on
-  time); ``XR[and the match]``, a private property GNU Backgammon ignores,
-  keeps the words "and the match". A game that ended without a ``Wins``
-  line gets the result the rules give (so it reads back with one).
+  time); ``XR[and the match]`` keeps the words "and the match". A game that
+  ended without a ``Wins`` line gets the result the rules give, for other
+  programs, and ``XR[not written]``, for gamao.
 - Comments: :attr:`Game.comments <gamao_cli.model.Game>` of the form ``"move
   N W: text"`` (as the reader makes them) go back on the node of that
   action, all others on the game's root node.
-- What SGF cannot hold is left out and said in the conversion's warnings:
-  Backgammon Galaxy's ``Losses`` cells, ``????`` rolls never played,
-  ``Resigns`` cells (the ``R`` of ``RE`` says it), Snowie's ``Illegal play``
-  markers, score-line ratings, tags without an SGF property.
+- What SGF cannot hold goes into gamao's private properties (listed in
+  :mod:`gamao_cli.sgf_reader`), so that gamao reads its own SGF back into
+  the same match and the same canonical match file, while other programs
+  (GNU Backgammon ignores unknown two-letter properties) see a normal SGF
+  file: a cell SGF has no node for (Backgammon Galaxy's ``Losses``,
+  ``61: ????`` rolls never played, ``Resigns``, Snowie's ``Illegal play``
+  markers, a ``Wins`` cell that is not the game's last action) is a node of
+  its own holding only ``XA``, where it stands; ``XS`` keeps a dance's
+  ``Cannot Move`` and the text of a play the replay could not resolve;
+  ``XE`` score-line ratings; ``XL`` a missing score line or score; ``XT``
+  every tag; ``XC`` match comments GC cannot give back; ``XI[implied]``
+  marks the take of a beaver that the record leaves out. The conversion's
+  warnings say what is kept only for gamao, and what SGF cannot hold at all
+  (tabs, which SGF reads as spaces; a game numbered 0).
 
 >>> from gamao_cli.matfile_reader import read_matches
 >>> text = (" 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n"
@@ -51,7 +61,10 @@ from .board import VARIANTS
 from .conversion import Conversion
 from .errors import UnknownVariant
 from .notation import movements
-from .sgf_reader import MATCH_FLAG, point_letter
+from .sgf_reader import (COMMENTS_PROPERTY, EXTRA_PROPERTY, ILLEGAL, IMPLIED, IMPLIED_PROPERTY,
+                         LOSS, MATCH_FLAG, MATCH_WORDS, NO_SCORE_LINE, NOT_WRITTEN,
+                         RATINGS_PROPERTY, RESIGN_CELL, SCORE_PROPERTY, SPELLING_PROPERTY,
+                         TAGS_PROPERTY, UNPLAYED, WIN, gc_comments, point_letter)
 from .validator import RESIGN, TIME, GameResult, Rules, validate_match
 
 APPLICATION = f"gamao:{__version__}"
@@ -71,6 +84,14 @@ INFO_ORDER = ("WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC")
 #: Tags SGF holds through RU, or through PW/PB.
 RULE_TAGS = {"crawford", "jacoby", "cubelimit", "variation"}
 NAME_TAGS = {"player1": 0, "player2": 1}
+
+#: How a warning names what is kept only in a private property (``what``
+#: follows the count of such elements).
+_KEPT_NOTE = ("{what} kept only in gamao's private property {prop}, which other programs "
+              "ignore ({other})")
+
+_ONLY_IN_XT = ("kept only in gamao's private property XT (with every tag), which other "
+               "programs ignore")
 
 _DOT_DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})$")
 _MOVE_COMMENT = re.compile(r"move (\d+) ([WB]): (.*)$", re.S)
@@ -104,15 +125,28 @@ def _int(value: str | None) -> int | None:
         return None
 
 
+def _has_tab(match: m.Match) -> bool:
+    texts = [t for tag in match.tags for t in (tag.name, tag.value)] + list(match.comments)
+    for g in match.games:
+        texts += g.comments
+        if g.score is not None:
+            texts += [n for n in g.score.names] + [r for r in g.score.ratings if r]
+        texts += [a.written for a in g.actions if isinstance(a, (m.Dance, m.UnplayedRoll,
+                                                                  m.IllegalPlayMarker))]
+    return any("\t" in t for t in texts)
+
+
 def move_numbers(actions: list[m.ActionType]) -> list[int | None]:
     """The move number of each action in the match-file layout (the number
-    :mod:`gamao_cli.matfile_writer` writes; None for ``Wins`` lines)."""
+    :mod:`gamao_cli.matfile_writer` writes; None for ``Wins`` cells, which
+    close the line they stand on)."""
     out: list[int | None] = []
     number = 0
     has_left = has_right = False
     for a in actions:
-        if isinstance(a, (m.Win, m.Loss)):
+        if isinstance(a, m.Win):
             out.append(None)
+            has_left = has_right = False
             continue
         if a.player == m.LEFT:
             number += 1
@@ -170,19 +204,25 @@ class _MatchWriter:
         if dropped:
             self.warn(f"{self.label()}SGF has no property for the tag"
                       f"{'s' if len(dropped) > 1 else ''} {', '.join(dropped)}: kept only in "
-                      "gamao's private property XT, which other programs ignore")
+                      f"gamao's private property {TAGS_PROPERTY}, which other programs ignore")
         if self.match.tags:
             # every tag, in order, so that gamao reads the match file's tags back
-            props["XT"] = [v for t in self.match.tags for v in (t.name, t.value)]
+            props[TAGS_PROPERTY] = [v for t in self.match.tags for v in (t.name, t.value)]
         if self.match.comments:
             lines = []
             for c in self.match.comments:
                 if c.startswith("; "):
                     c = c[2:]
                 elif c[:1] in (";", "#"):
-                    c = c[1:]
+                    c = c[2:] if c[1:2] == " " else c[1:]
                 lines.append(c)
             props["GC"] = "\n".join(lines)
+            if gc_comments(props["GC"]) != self.match.comments:
+                # lines GC cannot give back as they are ("#...", ";x"): kept for gamao
+                props[COMMENTS_PROPERTY] = list(self.match.comments)
+                self.warn(f"{self.label()}match comment lines not written \"; text\" are "
+                          "given to other programs as GC text; kept as written only in "
+                          f"gamao's private property {COMMENTS_PROPERTY}")
         return props
 
     def rules(self) -> tuple[Rules, bool]:
@@ -203,7 +243,8 @@ class _MatchWriter:
         limit = self.match.tag("CubeLimit")
         n = _int(limit)
         if n is not None and 1 < n < 64:
-            self.warn(f"{self.label()}SGF cannot say the cube limit {n}: not written")
+            self.warn(f"{self.label()}SGF cannot say the cube limit {n}: the tag "
+                      f"CubeLimit is {_ONLY_IN_XT}")
         if self.match.length > 1 and rules.crawford:
             # GNU Backgammon writes no Crawford rule for 1-point matches
             words.append("Crawford")
@@ -213,10 +254,10 @@ class _MatchWriter:
             words.append("Jacoby")
         elif rules.jacoby is False and self.match.length:
             self.warn(f"{self.label()}SGF's RU names the rules that are on: the tag Jacoby "
-                      f"\"{self.match.tag('Jacoby')}\" of a match is not written")
+                      f"\"{self.match.tag('Jacoby')}\" of a match is {_ONLY_IN_XT}")
         if self.match.tag("Beaver") is not None:
             self.warn(f"{self.label()}SGF cannot say whether beavers are allowed: the tag Beaver "
-                      f"\"{self.match.tag('Beaver')}\" is not written")
+                      f"\"{self.match.tag('Beaver')}\" is {_ONLY_IN_XT}")
         word = _RULE_OF_VARIANT.get(rules.variant)
         if word:
             words.append(word)
@@ -240,6 +281,9 @@ class _MatchWriter:
         results = {id(g): r for g, r in zip(match.games, report.games)} if \
             len(report.games) == len(match.games) else {}
         info = self.info_properties()
+        if _has_tab(match):
+            self.warn(f"{self.label()}SGF reads a tab as a space: the tabs of names, tags, "
+                      "comments or cells are not kept")
         if not match.games:
             self.warn(f"{self.label()}the match has no games: SGF cannot hold it")
             return ""
@@ -260,13 +304,12 @@ class _MatchWriter:
     def game_tree(self, game: m.Game, result: GameResult | None, rules: Rules,
                   info: dict[str, str], steps_of: dict, setup: str | None) -> str:
         match = self.match
-        names = game.score.names if game.score is not None else match.players
-        stated = game.score.scores if game.score is not None else (None, None)
+        label = f"{self.label()}game {game.number}: "
+        sl = game.score
+        names = sl.names if sl is not None else match.players
+        stated = sl.scores if sl is not None else (None, None)
         before = result.score_before if result is not None else (0, 0)
         scores = [s if s is not None else b for s, b in zip(stated, before)]
-        if game.score is not None and any(game.score.ratings):
-            self.warn(f"{self.label()}score-line ratings (\"name,1612\") are not written: SGF "
-                      "has no place for them")
         root = [
             "FF[4]GM[6]CA[UTF-8]",
             _prop("AP", APPLICATION),
@@ -278,24 +321,55 @@ class _MatchWriter:
         for key in INFO_ORDER:
             if key in info and info[key] != "":
                 root.append(_prop(key, info[key]))
-        if info.get("XT"):
-            root.append(_prop("XT", *info["XT"]))
+        if info.get(TAGS_PROPERTY):
+            root.append(_prop(TAGS_PROPERTY, *info[TAGS_PROPERTY]))
+        if info.get(COMMENTS_PROPERTY):
+            root.append(_prop(COMMENTS_PROPERTY, *info[COMMENTS_PROPERTY]))
+        if game.number < 1:
+            self.warn(f"{label}SGF numbers games from 1 (MI[game:0]): it reads back as game 1")
+        if sl is None:
+            root.append(_prop(SCORE_PROPERTY, NO_SCORE_LINE))
+            self.counts[_KEPT_NOTE.format(what="game(s) without a score line", prop=SCORE_PROPERTY,
+                                          other="MI and PW/PB give the score and names")] += 1
+        elif None in sl.scores:
+            root.append(_prop(SCORE_PROPERTY, *("" if s is None else str(s) for s in sl.scores)))
+            self.counts[_KEPT_NOTE.format(what="score line(s) without a score",
+                                          prop=SCORE_PROPERTY,
+                                          other="MI holds the score the replay gives")] += 1
+        if sl is not None and any(sl.ratings):
+            root.append(_prop(RATINGS_PROPERTY, *(r or "" for r in sl.ratings)))
+            self.counts[_KEPT_NOTE.format(what="score line(s) with ratings (\"name,1612\"): the "
+                                          "ratings", prop=RATINGS_PROPERTY,
+                                          other="SGF has no place for them")] += 1
         words = self.rule_words(rules, result)
         if words is not None:
             root.append(_prop("RU", ":".join(words)))
-        win = next((a for a in game.actions if isinstance(a, m.Win)), None)
-        if win is not None:
+        wins = [i for i, a in enumerate(game.actions) if isinstance(a, m.Win)]
+        # the usual record: one Wins cell, the game's last action, which RE holds;
+        # any other Wins cells stand as gamao's own nodes (XA) where they are
+        win_in_re = len(wins) == 1 and wins[0] == len(game.actions) - 1
+        if wins:
+            win = game.actions[wins[0]]
             resigned = result is not None and result.ended in (RESIGN, TIME)
             root.append(_prop("RE", f"{'WB'[win.player]}+{win.points}{'R' if resigned else ''}"))
-            if win.match:
-                root.append(_prop(MATCH_FLAG, "and the match"))
+            if win_in_re and win.match:
+                root.append(_prop(MATCH_FLAG, MATCH_WORDS))
+            if not win_in_re:
+                self.warn(f"{label}{'its Wins cells' if len(wins) > 1 else 'its Wins cell'} "
+                          f"{'are' if len(wins) > 1 else 'is'} not the game's last action: "
+                          f"RE holds the first; where they stand is kept only in gamao's private "
+                          f"nodes {EXTRA_PROPERTY}")
             if result is not None and result.ended == TIME:
-                self.warn(f"{self.label()}game {game.number}: SGF cannot say that a game was "
-                          "lost on time; it is written as resigned")
+                self.warn(f"{label}SGF cannot say that a game was lost on time; it is written "
+                          "as resigned")
         elif result is not None and result.winner is not None and result.points is not None:
             # no Wins line, but the game ended (borne off, or a dropped double):
-            # GNU Backgammon writes its result, so do we
+            # GNU Backgammon writes its result, so do we, and say for gamao
+            # that the record does not
             root.append(_prop("RE", f"{'WB'[result.winner]}+{result.points}"))
+            root.append(_prop(MATCH_FLAG, NOT_WRITTEN))
+            self.warn(f"{label}the record writes no Wins line; RE gives the result the rules "
+                      f"give (for other programs), {MATCH_FLAG}[{NOT_WRITTEN}] says so for gamao")
         # the nodes, each with the comments of its action
         numbers = move_numbers(game.actions)
         index = {(n, a.player): i for i, (a, n) in enumerate(zip(game.actions, numbers))
@@ -313,14 +387,19 @@ class _MatchWriter:
         answer: int | None = None   # who must answer a beaver (raccoon)
         for i, a in enumerate(game.actions):
             if answer is not None and isinstance(a, (m.Play, m.Dance, m.Win)):
-                # gnubg's match files leave out the take of a beaver; its SGF has it
-                nodes.append(f"{'WB'[answer]}[take]")
+                # gnubg's match files leave out the take of a beaver; its SGF has
+                # it: written for other programs, marked for gamao to leave out
+                nodes.append(f"{'WB'[answer]}[take]" + _prop(IMPLIED_PROPERTY, IMPLIED))
                 self.warn(f"{self.label()}game {game.number}: the take of the beaver is "
-                          "implied; written out as GNU Backgammon's SGF has it")
+                          "implied; written out as GNU Backgammon's SGF has it (marked "
+                          f"{IMPLIED_PROPERTY}[{IMPLIED}], which gamao reads back as implied)")
             answer = None
             if isinstance(a, m.Double) and a.kind in ("beaver", "raccoon") and a.player in (0, 1):
                 answer = 1 - a.player
-            node = self.action_node(game, a, steps_of)
+            if isinstance(a, m.Win) and win_in_re:
+                node = None
+            else:
+                node = self.action_node(game, a, steps_of)
             if node is None:
                 # an action SGF cannot hold: its comment goes to the root node
                 root_comments.extend(by_action.get(i, ()))
@@ -336,6 +415,8 @@ class _MatchWriter:
     def action_node(self, game: m.Game, a: m.ActionType, steps_of: dict) -> str | None:
         colour = "WB"[a.player] if a.player in (0, 1) else None
         if colour is None:
+            self.warn(f"{self.label()}game {game.number}: {a.text()}: the cell names no player; "
+                      "left out")
             return None
         if isinstance(a, m.Play):
             steps = steps_of.get(id(a))
@@ -348,31 +429,60 @@ class _MatchWriter:
                     letters.append(point_letter(src, a.player) + point_letter(dst, a.player))
                 except ValueError:
                     self.warn(f"{self.label()}game {game.number}: {a.text()}: the step "
-                              f"{src}/{dst} has no SGF spelling and is left out")
-            return f"{colour}[{a.dice[0]}{a.dice[1]}{''.join(letters)}]"
+                              f"{src}/{dst} has no SGF spelling and is left out (the play as "
+                              f"written is kept only in gamao's private property "
+                              f"{SPELLING_PROPERTY})")
+            node = f"{colour}[{a.dice[0]}{a.dice[1]}{''.join(letters)}]"
+            if steps is None:
+                # the replay could not resolve the play: SGF holds its movements;
+                # the text as written (steps, hit marks) is kept for gamao
+                node += _prop(SPELLING_PROPERTY, a.play_text())
+                self.counts[_KEPT_NOTE.format(
+                    what="play(s) the replay could not resolve, written as their movements;"
+                         " the text as written", prop=SPELLING_PROPERTY,
+                    other="other programs read the movements")] += 1
+            return node
         if isinstance(a, m.Dance):
-            return f"{colour}[{a.dice[0]}{a.dice[1]}]"
+            node = f"{colour}[{a.dice[0]}{a.dice[1]}]"
+            if a.written:
+                node += _prop(SPELLING_PROPERTY, a.written)
+                self.counts[_KEPT_NOTE.format(
+                    what=f"dance(s) written \"{a.written}\": the spelling",
+                    prop=SPELLING_PROPERTY, other="SGF writes a dance as its dice")] += 1
+            return node
         if isinstance(a, m.Double):
             return f"{colour}[double]"
         if isinstance(a, m.Take):
             return f"{colour}[take]"
         if isinstance(a, m.Drop):
             return f"{colour}[drop]"
+        # what SGF cannot hold: a node of its own with gamao's private
+        # property only (other programs see an empty node)
         if isinstance(a, m.Win):
-            return None
-        if isinstance(a, m.Loss):
-            self.counts["Backgammon Galaxy \"Losses N point\" cell(s) left out: SGF has no "
-                        "place for them (RE holds the result)"] += 1
+            values = [WIN, str(a.points)] + ([MATCH_WORDS] if a.match else [])
+            what = None   # warned about in game_tree
+        elif isinstance(a, m.Loss):
+            values = [LOSS, str(a.points)]
+            what = ("Backgammon Galaxy \"Losses N point\" cell(s)", "RE holds the result")
         elif isinstance(a, m.UnplayedRoll):
-            self.counts["roll(s) never played (\"61: ????\") left out: SGF has no place for "
-                        "them"] += 1
+            values = [UNPLAYED, f"{a.dice[0]}{a.dice[1]}", a.written]
+            what = ("roll(s) never played (\"61: ????\")", "other programs do not see the roll")
         elif isinstance(a, m.Resign):
-            self.counts["\"Resigns\" cell(s) left out: in SGF the R of RE says the game was "
-                        "resigned"] += 1
+            values = [RESIGN_CELL]
+            what = ("\"Resigns\" cell(s)", "for other programs the R of RE says the game was "
+                    "resigned")
         elif isinstance(a, m.IllegalPlayMarker):
-            self.counts["Snowie \"Illegal play\" marker(s) left out: SGF cannot set a position "
-                        "in the middle of a game"] += 1
-        return None
+            values = [ILLEGAL, f"{a.dice[0]}{a.dice[1]}", a.written]
+            what = ("Snowie \"Illegal play\" marker(s)", "SGF cannot set a position in the middle "
+                    "of a game: other programs replay the game without it")
+        else:
+            self.warn(f"{self.label()}game {game.number}: {a.text()}: SGF cannot hold it; "
+                      "left out")
+            return None
+        if what is not None:
+            self.counts[_KEPT_NOTE.format(what=what[0], prop=EXTRA_PROPERTY,
+                                          other=what[1])] += 1
+        return _prop(EXTRA_PROPERTY, colour, *values)
 
     @staticmethod
     def setup_node(variant: str) -> str:

@@ -10,6 +10,9 @@
     resignations and final score, and the same position (Position ID) before
     every roll as gamao's replay; gnubg's match-file export of our SGF of a
     self-play match reads into the original match.
+(c) gamao's private properties change nothing for gnubg: our SGF of a match
+    with every kind of cell only gamao keeps (and of the real match files that
+    have such cells) loads into the same match as the same SGF without them.
 
 gnubg runs once per test group with ``tests/gnubg_scripts/dump_sgf.py``
 (``gnubg -t -q -r -p``: the ``gnubg`` wheel's ``load match`` crashes on SGF).
@@ -24,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, SELFPLAY, corpus_match_files, read
+from conftest import CORPUS, SELFPLAY, corpus_match_files, needs_corpus, read
 from gamao_cli import model as m
 from gamao_cli.matfile_reader import read_matches
 from gamao_cli.position_ids import position_id
@@ -219,3 +222,108 @@ def test_our_sgf_of_real_match_files_is_gnubgs_match(our_exports_in_gnubg):
         except AssertionError as exc:
             failures.append(f"{src.name}: {exc}")
     assert failures == []
+
+
+# ------------------------------------------------------------------ (c)
+# gamao's private properties (XA nodes, XS, XE, XL, XI, XC, XR[not written])
+# change nothing for gnubg: our SGF and the same SGF without them load into
+# the same match.
+
+PRIVATE_CELLS = (
+    "; [Site \"Club\"]\n# a comment gnubg's GC does not write\n\n 5 point match\n\n"
+    " Game 1\n Ann,1612 : 0                   Bob,1498.5 : 0\n"
+    "  1) 31: 8/5 6/5                 62: 24/18 13/11\n"
+    "  2) 54: ????\n"
+    "                                  Wins 1 point\n\n"
+    " Game 2\n Ann : 0                        Bob : 1\n"
+    "  1) 43: 24/20 13/10              Resigns\n"
+    "      Wins 1 point\n\n"
+    " Game 3\n Ann : 1                        Bob : 1\n"
+    "  1) 31: 8/5 6/5                 62: 24/18 13/11\n"
+    "  2) 21: Illegal play (position set)\n"
+    "  3) Losses 1 point               Wins 1 point\n\n"
+    " Game 4\n Ann : 1                        Bob : 2\n"
+    "  1) 31: 8/5 6/5                  Doubles => 2\n"
+    "  2)  Drops\n")
+BEAVER = (" 0 point match\n\n Game 1\n A : 0                          B : 0\n"
+          "  1) 31: 8/5 6/5                 62: 24/18 13/11\n"
+          "  2)  Doubles => 2                Beavers => 4\n"
+          "  3) 52: 13/11 13/8              21: 13/11 6/5\n")
+
+
+def carrying_corpus_files() -> list[Path]:
+    """Match files outside ``bulk/`` with cells only gamao's private
+    properties carry (Losses, ????, Resigns, "Cannot Move")."""
+    out = []
+    for path in corpus_match_files():
+        if "bulk" in path.relative_to(CORPUS).parts:
+            continue
+        matches = read_matches(read(path), str(path))
+        if any(isinstance(a, (m.Loss, m.UnplayedRoll, m.Resign, m.IllegalPlayMarker))
+               or isinstance(a, m.Dance) and a.written
+               for mt in matches for g in mt.games for a in g.actions):
+            out.append(path)
+    return out
+
+
+@pytest.fixture(scope="module")
+def private_and_stripped(tmp_path_factory):
+    from test_sgf import strip_private
+    work = tmp_path_factory.mktemp("gnubg_c")
+    sources = {"private_cells": PRIVATE_CELLS, "beaver": BEAVER}
+    if CORPUS.is_dir():
+        sources.update({p.stem[:40].replace(" ", "_"): read(p) for p in carrying_corpus_files()})
+    pairs = {}
+    for i, (name, text) in enumerate(sources.items()):
+        [match] = read_matches(text, name)
+        sgf = convert([match]).text
+        ours, theirs = work / f"{i:03d}_ours.sgf", work / f"{i:03d}_plain.sgf"
+        ours.write_text(sgf, encoding="utf-8")
+        theirs.write_text(strip_private(sgf), encoding="utf-8")
+        pairs[name] = (ours, theirs, sgf, match)
+    dumped = run_gnubg([p for ours, plain, _t, _m in pairs.values() for p in (ours, plain)], work)
+    return pairs, dumped
+
+
+def _loaded(dumped: dict, match: m.Match) -> bool:
+    """Whether gnubg's dump is of this match (a file gnubg cannot load leaves
+    the one before in place)."""
+    return (dumped.get("players") == list(match.players)
+            and len(dumped.get("games", [])) == len(match.games))
+
+
+def test_private_properties_change_nothing_for_gnubg(private_and_stripped):
+    pairs, dumped = private_and_stripped
+    _ours, _plain, sgf, _match = pairs["private_cells"]
+    for prop in ("XA[W][unplayed]", "XA[B][resign]", "XA[W][illegal]", "XA[W][loss]",
+                 "XE[1612]", "XC[", "XR[not written]"):
+        assert prop in sgf, prop
+    assert "XI[implied]" in pairs["beaver"][2]
+    for name in ("private_cells", "beaver"):
+        ours, plain, _sgf, match = pairs[name]
+        a, b = dict(dumped[str(ours)]), dict(dumped[str(plain)])
+        assert problems(a["messages"]) == [], name
+        assert _loaded(a, match) and _loaded(b, match), name
+        a.pop("messages"), b.pop("messages")
+        assert a == b, name
+    # the match as gnubg sees it: four games, the results RE gives
+    games = dumped[str(pairs["private_cells"][0])]["games"]
+    assert [(g["winner"], g["points"], g["resigned"]) for g in games] == [
+        (1, 1, True), (0, 1, True), (1, 1, True), (1, 1, False)]
+
+
+@needs_corpus
+def test_private_properties_of_real_match_files_change_nothing_for_gnubg(private_and_stripped):
+    pairs, dumped = private_and_stripped
+    real = [name for name in pairs if name not in ("private_cells", "beaver")]
+    assert len(real) >= 15
+    kinds = set()
+    for name in real:
+        ours, plain, sgf, match = pairs[name]
+        kinds.update(k for k in ("XA[", "XS[") if k in sgf)
+        a, b = dict(dumped[str(ours)]), dict(dumped[str(plain)])
+        assert _loaded(a, match), name
+        said = [p.replace(str(ours), "FILE") for p in problems(a.pop("messages"))]
+        assert said == [p.replace(str(plain), "FILE") for p in problems(b.pop("messages"))], name
+        assert a == b, name
+    assert kinds == {"XA[", "XS["}
