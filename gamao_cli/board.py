@@ -38,9 +38,11 @@ __all__ = [
     "apply_step",
     "apply_steps_as_written",
     "checkers",
+    "die_playable",
     "game_over",
     "legal_plays",
     "max_dice_playable",
+    "play_in_written_order",
     "play_is_legal",
     "resolve_play",
     "result_multiplier",
@@ -78,7 +80,7 @@ class Position:
 
     def swapped(self) -> Position:
         """The same position seen by the other player (who is then on roll)."""
-        return Position(self.opp, self.me)
+        return _position(self.opp, self.me)
 
     def pip_count(self) -> tuple[int, int]:
         """``(mine, opponent's)`` pip counts; a checker on the bar counts 25.
@@ -477,7 +479,9 @@ def _position(me: tuple[int, ...], opp: tuple[int, ...]) -> Position:
     return p
 
 
-@lru_cache(maxsize=1024)
+# (few entries: a position is asked about again only right away, when a play
+# is checked and then explained; an entry can hold hundreds of positions)
+@lru_cache(maxsize=128)
 def _legal_plays_cached(pos: Position, hi: int, lo: int) -> tuple[int, dict]:
     n, found = _search_plays(pos, hi, lo)
     opp0 = pos.opp
@@ -755,6 +759,125 @@ def _resolve_in_written_order(pos, moves, d1, d2) -> Resolution | None:
     return _resolved(tuple(steps), _position(tuple(me), tuple(opp) if copied else opp))
 
 
+# The dice of the written-order reading depend only on the movements and the
+# roll, not on the position: the replay of an archive meets the same few
+# thousand (movements, roll) pairs over and over, so their die steps are
+# worked out once. Emptied when full.
+_PLANS: dict = {}
+_PLANS_MAX = 8192  # about 600 bytes an entry
+
+
+def _written_order_plan(moves, d1, d2):
+    """The die steps :func:`_resolve_in_written_order` would take for
+    ``moves`` with ``d1``-``d2``, in order, as ``(cur, t, 25 - t)``: from
+    ``cur`` to ``t``, ``t <= 0`` for a bear-off (``t < 0``: with a larger
+    die). ``None`` when its dice do not fit or leave a die unused (the full
+    :func:`resolve_play` then decides)."""
+    double = d1 == d2
+    left = 4
+    dice = [d1, d2]
+    plan = []
+    for src, dst in moves:
+        if not 0 < src <= 25 or not 0 <= dst < src:
+            return None
+        if double:
+            if dst:
+                k, r = divmod(src - dst, d1)
+                if r:
+                    return None
+            else:
+                k = -(-src // d1)
+            if k > left:
+                return None
+            left -= k
+            seq = (d1,) * k
+        elif dst:
+            dist = src - dst
+            if dist in dice:
+                dice.remove(dist)
+                seq = (dist,)
+            elif dist == d1 + d2 and len(dice) == 2:
+                dice.clear()
+                seq = (d1, d2)
+            else:
+                return None
+        else:
+            if src in dice:
+                seq = (src,)
+            else:
+                bigger = [d for d in dice if d > src]
+                if not bigger:
+                    return None
+                seq = (min(bigger),)
+            dice.remove(seq[0])
+        cur = src
+        for d in seq:
+            t = cur - d
+            plan.append((cur, t, 25 - t))
+            cur = t if t > 0 else 0
+    if (left if double else len(dice)):
+        return None
+    return tuple(plan)
+
+
+def play_in_written_order(pos: Position, moves, d1: int, d2: int):
+    """The validator's fast path for a play that is plainly legal: when the
+    reading of :func:`resolve_play`'s fast path (the movements in written
+    order, each with its first fitting dice) plays the whole roll, returns
+    ``(position, points hit)``, ``position`` being the result as the
+    opponent, next on roll, sees it (the :attr:`Resolution.position` of
+    :func:`resolve_play`, swapped), which is then what :func:`resolve_play`
+    returns, provided the hits agree with the record's hit marks, and that
+    play is legal (it uses every die). Else ``None``: the full path decides,
+    and explains.
+
+    >>> after, hits = play_in_written_order(start_position(), ((8, 5), (6, 5)), 3, 1)
+    >>> after.opp[5], hits
+    (2, ())
+    >>> play_in_written_order(start_position(), ((8, 2),), 3, 3) is None  # 6 pips, not 9
+    True
+    """
+    # Keyed by the identity of ``moves`` (with the roll): a reader hands the
+    # same tuple to every play written alike, and hashing an int is cheaper
+    # than hashing the movements. The entry keeps ``moves`` alive, so its
+    # identity cannot be taken by another tuple while it is there.
+    key = id(moves) << 6 ^ d1 << 3 ^ d2
+    entry = _PLANS.get(key)
+    if entry is None or entry[0] is not moves or entry[1] != d1 or entry[2] != d2:
+        entry = (moves, d1, d2, _written_order_plan(moves, d1, d2))
+        if len(_PLANS) >= _PLANS_MAX:
+            _PLANS.clear()
+        _PLANS[key] = entry
+    plan = entry[3]
+    if plan is None:
+        return None
+    me = list(pos.me)
+    opp = pos.opp
+    hits = ()
+    bar = me[25]
+    for cur, t, back in plan:
+        if not me[cur] or (bar and cur != 25 and me[25]):
+            return None
+        if t > 0:
+            o = opp[back]
+            if o:
+                if o >= 2:
+                    return None
+                if not hits:
+                    opp = list(opp)
+                    hits = []
+                opp[back] = 0
+                opp[25] += 1
+                hits.append(t)
+            me[t] += 1
+        else:
+            if any(me[7:]) or (t < 0 and any(me[cur + 1 : 7])):
+                return None
+            me[0] += 1
+        me[cur] -= 1
+    return _position(tuple(opp) if hits else opp, tuple(me)), hits
+
+
 def resolve_play(
     pos: Position, moves: Sequence[tuple[int, int]], d1: int, d2: int,
     marked: frozenset[int] | None = None,
@@ -972,9 +1095,43 @@ def play_is_legal(pos: Position, d1: int, d2: int, resolution: Resolution) -> bo
     """
     if not resolution.ok:
         return False
-    if resolution.dice_used == (4 if d1 == d2 else 2):
+    used = resolution.dice_used
+    if used == (4 if d1 == d2 else 2):
         return True
-    return resolution.position in _legal_plays_cached(pos, max(d1, d2), min(d1, d2))[1]
+    global _LAST_VERDICT
+    last = _LAST_VERDICT
+    if last[0] is resolution and last[1] is pos and last[2] == d1 and last[3] == d2:
+        return last[4]  # the validator asks again about what resolve_play asked
+    hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
+    verdict = None
+    # A play of as many dice as can be played is one of the legal plays
+    # (all plays of the most dice are), but for a single die, which must be
+    # the higher one when that can be played: that needs no list of plays.
+    if used == max_dice_playable(pos, hi, lo):
+        if used != 1 or hi == lo:
+            verdict = True
+        else:
+            [(src, dst, _hit)] = resolution.steps
+            if dst and (src - dst == hi or not die_playable(pos, hi)):
+                verdict = True
+    if verdict is None:  # only as the result of another reading, if at all
+        verdict = resolution.position in _legal_plays_cached(pos, hi, lo)[1]
+    _LAST_VERDICT = (resolution, pos, d1, d2, verdict)
+    return verdict
+
+
+_LAST_VERDICT: tuple = (None, None, 0, 0, False)
+
+
+def die_playable(pos: Position, die: int) -> bool:
+    """Whether one checker can be moved by ``die`` now: a roll can be played
+    at all (``max_dice_playable(pos, d1, d2) > 0``) when either die can.
+
+    >>> closed = Position(_layout({25: 1, 6: 14}), _layout({k: 2 for k in range(1, 7)} | {13: 3}))
+    >>> die_playable(closed, 6), die_playable(start_position(), 6)
+    (False, True)
+    """
+    return _max_dice(list(pos.me), list(pos.opp), (die,), 0, 25, sum(pos.me[7:])) == 1
 
 
 # --------------------------------------------------------------------------

@@ -98,15 +98,33 @@ def _use_colour(option: bool | None) -> bool:
 # -- running over many files ----------------------------------------------
 
 def run_files(func: Callable[[str], FileCheck], files: list[str], jobs: int | None,
-              label: str = "Checking") -> list[FileCheck]:
-    """Apply ``func`` to each file, in worker processes when there are many."""
+              label: str = "Checking", pool_min_bytes: int = 256 * 1024) -> list[FileCheck]:
+    """Apply ``func`` to each file, in worker processes when there are many
+    and they hold enough to be worth starting the workers (``pool_min_bytes``
+    in all: starting them costs about what checking 100 kB does)."""
     jobs = jobs or os.cpu_count() or 1
     show = sys.stderr.isatty() and len(files) >= PROGRESS_MIN_FILES
-    if jobs == 1 or len(files) < 4 or "-" in files:
+    worth = False
+    if jobs > 1 and len(files) >= 4 and "-" not in files:
+        size = 0
+        for f in files:
+            try:
+                size += os.path.getsize(f)
+            except OSError:
+                pass
+            if size >= pool_min_bytes:
+                worth = True
+                break
+    if not worth:
         it: Iterable[FileCheck] = map(func, files)
         pool = None
     else:
         import multiprocessing
+        if sys.platform != "win32":
+            # forked workers inherit the parser built here rather than each
+            # building its own
+            from .matfile_reader import _parser
+            _parser()
         pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs)
         it = pool.imap(func, files, chunksize=max(1, min(32, len(files) // (jobs * 8) or 1)))
     results: list[FileCheck] = []

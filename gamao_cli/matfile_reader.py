@@ -2,7 +2,11 @@
 
 The grammar lives in ``grammar/matchfile.lark`` (shipped inside the package as
 ``gamao_cli/grammar``). Lark's LALR parser applies :class:`MatchFileBuilder`
-while it parses, so no intermediate tree is built.
+while it parses, so no intermediate tree is built. The reader parses with the
+grammar's start symbol ``runs``, whose tokens are whole runs of lines that
+the builder cuts into lines and cells; a file that ``runs`` rejects is parsed
+again line by line (start symbol ``start``), which says where and why.
+Plays keep their text and make their steps when first asked for.
 
 >>> text = '''; [Site "example"]
 ...
@@ -76,7 +80,7 @@ def _point(word: str) -> tuple[int, str | None, str | None]:
     return n, ("25" if n == 25 else None), ("0" if n == 0 else None)
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=8192)
 def _step_shapes(text: str) -> tuple[tuple, ...]:
     """The steps of a play text without positions: (points, hits, repeat,
     bar, off, offset). Cached: the same plays recur across a whole archive."""
@@ -110,20 +114,66 @@ def parse_steps(text: str, line: int, column: int) -> tuple[m.Step, ...]:
                  for points, hits, repeat, bar, off, offset in _step_shapes(text))
 
 
-@functools.lru_cache(maxsize=65536)
+_POINT_WORDS = {"bar": m.BAR, "b": m.BAR, "off": m.OFF, "o": m.OFF}
+
+
 def _play_shape(text: str) -> tuple:
-    return m.play_shape(parse_steps(text, 0, 0))
+    """``m.play_shape(parse_steps(text, 0, 0))`` (the movements and hit-marked
+    points of a play text), made without the steps: a play's steps are
+    only made when asked for, its shape is what the validator needs."""
+    movements: list[tuple[int, int]] = []
+    marked = set()
+    words = _POINT_WORDS
+    for step in text.split():
+        repeat = 1
+        if step[-1] == ")":
+            at = step.rindex("(")
+            repeat = int(step[at + 1:-1])
+            step = step[:at]
+        pairs = []
+        previous = 0
+        for i, word in enumerate(step.split("/")):
+            hit = word[-1] == "*"
+            if hit:
+                word = word[:-1]
+            point = words.get(word.lower())
+            if point is None:
+                point = int(word)
+            if i:
+                pairs.append((previous, point))
+                if hit:
+                    marked.add(point)
+            previous = point
+        movements.extend(pairs * repeat)
+    return tuple(movements), frozenset(marked)
 
 
 # -- cells: (text, line, column) -> action fields ------------------------------
 
+_ROLL_PLAYS: dict[str, tuple] = {}
+_ROLL_PLAYS_MAX = 16384  # about 700 bytes an entry
+
+
+def _roll_play_info(cell: str) -> tuple:
+    """(dice, offset of the play text, (parse_steps, play text), shape) of a
+    ROLL_PLAY cell. Kept in ``_ROLL_PLAYS`` (emptied when full): the same
+    cells recur across a whole archive."""
+    info = _ROLL_PLAYS.get(cell)
+    if info is None:
+        i = 3
+        while cell[i] in " \t":
+            i += 1
+        play = cell[i:]
+        info = (ord(cell[0]) - 48, ord(cell[1]) - 48), i, (parse_steps, play), _play_shape(play)
+        if len(_ROLL_PLAYS) >= _ROLL_PLAYS_MAX:
+            _ROLL_PLAYS.clear()
+        _ROLL_PLAYS[cell] = info
+    return info
+
+
 def _roll_play(text: str, line: int, column: int):
-    i = 3
-    while text[i] in " \t":
-        i += 1
-    play = text[i:]
-    return m.Play, {"dice": _dice(text), "moves": parse_steps(play, line, column + i),
-                    "shape": _play_shape(play)}
+    dice, i, (_parse, play), shape = _roll_play_info(text)
+    return m.Play, {"dice": dice, "moves": parse_steps(play, line, column + i), "shape": shape}
 
 
 def _roll_dance(text: str, line: int, column: int):
@@ -192,12 +242,32 @@ def _cell_splitter(parser: Lark) -> "re.Pattern[str]":
     return splitter
 
 
+def _line_splitter(splitter: "re.Pattern[str]") -> "re.Pattern[str]":
+    """The regular expression that splits runs of move lines (the MOVES and
+    GAME_BLOCK tokens) into line breaks (with the blank lines and the
+    indentation after them, and the next line's move number if it has one)
+    and cells (as the cell splitter finds them: built from the grammar's
+    cell terminals, each with the gap and any repeated move number before
+    it). The text is known to be move lines: no gap can be followed by
+    anything else, so gaps never give back what they took."""
+    return re.compile(r"(?P<newline>\n[\n \t]*+)(?P<number>\d+\))?|"
+                      + splitter.pattern.replace("(?P<gap>[ \t]*)", "(?P<gap>[ \t]*+)", 1))
+
+
+_NUMBER_GROUP = 2
+_GAP_GROUP = 3
+_ROLL_PLAY_GROUP = 4 + list(CELL_KINDS).index("ROLL_PLAY")  # its group in the line splitter
+_GAME_HEAD_RE = re.compile(r"([^\n]*)\n[\n \t]*")  # a Game line and the blanks after it
+_MOVE_NUMBER_RE = re.compile(r"\d+\)")
+
+
 class MatchFileBuilder(Transformer):
     """Builds model objects from the grammar's rules (applied during parsing)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.splitter: "re.Pattern[str] | None" = None
+        self.line_splitter: "re.Pattern[str] | None" = None
 
     def _cells(self, text: str, start: int, line: int, column: int, side: int,
                number: int | None) -> list[m.ActionType]:
@@ -223,35 +293,85 @@ class MatchFileBuilder(Transformer):
         side = 0 if tok.column < LONE_CELL_RIGHT_COLUMN else 1
         return self._cells(str(tok), 0, tok.line, tok.column, side, None)
 
+    def _runs(self, text: str, start: int, line: int, line_start: int, number: int | None,
+              actions: list) -> None:
+        """Append the actions of the move lines (MOVE_LINE) and lines of lone
+        cells (CELLS) of ``text[start:]``, which starts at a line break or
+        at the first cell of a line; ``line`` is that line's number,
+        ``line_start`` the index in ``text`` of its column 1 (negative when
+        the line starts before ``text``) and ``number`` its move number
+        (None for lone cells).
+
+        Each cell gets what :meth:`move_line` and :meth:`lone_cells` give it;
+        plays are made with the steps to come (``Play.from_text``)."""
+        first = True  # no cell yet on this line
+        side = 0
+        play_from_text = m.Play.from_text
+        plays = _ROLL_PLAYS
+        number_group, roll_play = _NUMBER_GROUP, _ROLL_PLAY_GROUP
+        for cm in self.line_splitter.finditer(text, start):
+            group = cm.lastindex
+            if group <= number_group:  # a line break, then maybe a move number
+                breaks = cm.group(1)
+                line += breaks.count("\n")
+                line_start = cm.start() + breaks.rindex("\n") + 1
+                number = int(cm.group(2)[:-1]) if group == number_group else None
+                first = True
+                side = 0
+                continue
+            column = cm.start(group) - line_start + 1
+            if first:
+                first = False
+                if number is None:
+                    side = 0 if column < LONE_CELL_RIGHT_COLUMN else 1
+                elif cm.end(3) - cm.start(3) >= RIGHT_GAP_WIDTH:
+                    side = 1
+            if group == roll_play:  # most cells
+                cell = cm.group(group)
+                info = plays.get(cell)
+                if info is None:
+                    info = _roll_play_info(cell)
+                dice, offset, written, shape = info
+                actions.append(play_from_text(side & 1, dice, written, column + offset,
+                                              line, column, number, shape))
+            else:
+                cls, fields = CELL_KINDS[cm.lastgroup](cm.group(group), line, column)
+                actions.append(cls(side & 1, **fields, line=line, column=column,
+                                   move_number=number))
+            side += 1
+
     @staticmethod
     def score_line(tok: Token) -> m.ScoreLine:
-        names = []
-        scores = []
-        ratings = []
-        for sm in _SCORE_RE.finditer(str(tok).rstrip()):
-            name = sm.group(1).strip()
-            rating = None
-            rm = _RATING_RE.match(name)
-            if rm:
-                name, rating = rm.group(1), rm.group(2)
-            names.append(name)
-            scores.append(int(sm.group(2)))
-            ratings.append(rating)
-        while len(names) < 2:
-            names.append("")
-            scores.append(None)
-            ratings.append(None)
-        return m.ScoreLine(tuple(names[:2]), tuple(scores[:2]), tuple(ratings[:2]),
-                           line=tok.line, column=tok.column)
+        return _score_line(str(tok), tok.line, tok.column)
 
     def game(self, c):
         tok = c[0]
-        g = m.Game(int(_INT_RE.search(str(tok)).group()), self.score_line(c[1]),
-                   line=tok.line, column=tok.column)
+        if tok.type == "GAME_BLOCK":
+            # "Game N", blank lines, the score line, then move lines
+            text = str(tok)
+            head = _GAME_HEAD_RE.match(text)
+            at = head.end()
+            line = tok.line + head.group().count("\n")
+            line_start = text.rindex("\n", 0, at) + 1
+            end = text.index("\n", at)
+            g = m.Game(int(_INT_RE.search(head.group(1)).group()),
+                       _score_line(text[at:end], line, at - line_start + 1),
+                       line=tok.line, column=tok.column)
+            self._runs(text, end, line, line_start, None, g.actions)
+            rest = c[1:]
+        else:
+            g = m.Game(int(_INT_RE.search(str(tok)).group()), self.score_line(c[1]),
+                       line=tok.line, column=tok.column)
+            rest = c[2:]
         actions = g.actions
-        for item in c[2:]:
+        for item in rest:
             kind = item.type
-            if kind == "MOVE_LINE":
+            if kind == "MOVES":
+                text = str(item)
+                nm = _MOVE_NUMBER_RE.match(text)
+                self._runs(text, nm.end() if nm else 0, item.line, 1 - item.column,
+                           int(nm.group()[:-1]) if nm else None, actions)
+            elif kind == "MOVE_LINE":
                 actions.extend(self.move_line(item))
             elif kind == "CELLS":
                 actions.extend(self.lone_cells(item))
@@ -266,13 +386,17 @@ class MatchFileBuilder(Transformer):
                 mt.games.append(item)
                 continue
             kind = item.type
+            if kind == "TAGS":
+                # TAG and COMMENT lines: each at its line's first non-blank
+                lines = str(item).split("\n")
+                lines.pop()  # the next token's indentation
+                for i, text in enumerate(lines):
+                    if text:
+                        self._tag(mt, text.lstrip(" \t").rstrip(), item.line + i)
+                continue
             text = str(item).rstrip()
             if kind == "TAG":
-                tm = _TAG_RE.match(text)
-                if tm is None:
-                    mt.comments.append(text)
-                else:
-                    mt.tags.append(m.Tag(tm.group(1), tm.group(2), line=item.line))
+                self._tag(mt, text, item.line)
             elif kind == "LENGTH":
                 mt.length = int(_INT_RE.search(text).group())
                 mt.line, mt.column = item.line, item.column
@@ -280,19 +404,71 @@ class MatchFileBuilder(Transformer):
                 mt.comments.append(text)
         return mt
 
+    @staticmethod
+    def _tag(mt: m.Match, text: str, line: int) -> None:
+        """A TAG line (or, in a TAGS token, a TAG or COMMENT line): a tag when
+        it reads ``; [Name "value"]``, else a comment."""
+        tm = _TAG_RE.match(text)
+        if tm is None:
+            mt.comments.append(text)
+        else:
+            mt.tags.append(m.Tag(tm.group(1), tm.group(2), line=line))
+
     def start(self, c):
         return list(c)
+
+    # `runs` (the fast start symbol) builds the same things as `start`
+    runs = start
+    run_match = match
+    run_game = game
+
+
+def _score_line(text: str, line: int, column: int) -> m.ScoreLine:
+    names = []
+    scores = []
+    ratings = []
+    for sm in _SCORE_RE.finditer(text.rstrip()):
+        name = sm.group(1).strip()
+        rating = None
+        rm = _RATING_RE.match(name)
+        if rm:
+            name, rating = rm.group(1), rm.group(2)
+        names.append(name)
+        scores.append(int(sm.group(2)))
+        ratings.append(rating)
+    while len(names) < 2:
+        names.append("")
+        scores.append(None)
+        ratings.append(None)
+    return m.ScoreLine(tuple(names[:2]), tuple(scores[:2]), tuple(ratings[:2]),
+                       line=line, column=column)
+
+
+def _lark(start: str) -> Lark:
+    builder = MatchFileBuilder()
+    parser = Lark(grammar_text(GRAMMAR_FILE), parser="lalr", lexer="contextual",
+                  start=[start, "cell"], transformer=builder, propagate_positions=False,
+                  maybe_placeholders=False)
+    builder.splitter = _cell_splitter(parser)
+    builder.line_splitter = _line_splitter(builder.splitter)
+    _SPLITTER[:] = [builder.splitter]
+    return parser
 
 
 @functools.cache
 def _parser() -> Lark:
-    builder = MatchFileBuilder()
-    parser = Lark(grammar_text(GRAMMAR_FILE), parser="lalr", lexer="contextual",
-                  start=["start", "cell"], transformer=builder, propagate_positions=False,
-                  maybe_placeholders=False)
-    builder.splitter = _cell_splitter(parser)
-    _SPLITTER[:] = [builder.splitter]
-    return parser
+    """The parser the reader uses: start symbol ``runs`` (whole runs of lines
+    as one token)."""
+    return _lark("runs")
+
+
+@functools.cache
+def _line_parser() -> Lark:
+    """The line-by-line parser (start symbol ``start``), for exact syntax
+    errors. A Lark parser of its own: in one LALR automaton with ``runs``,
+    states that both reach (the repetitions they share) would let the lexer
+    offer both kinds of tokens there."""
+    return _lark("start")
 
 
 _SPLITTER: list = []
@@ -338,7 +514,9 @@ def _expected_words(exc: UnexpectedInput) -> list[str]:
     return out
 
 
-_TRAILING_BLANKS = re.compile(r"[ \t]+$", re.M)
+# (starting only where a run of blanks starts: no quadratic backtracking
+# through the wide gaps of move lines)
+_TRAILING_BLANKS = re.compile(r"(?<![ \t])[ \t]+$", re.M)
 
 
 def prepare_text(text: str) -> str:
@@ -346,15 +524,35 @@ def prepare_text(text: str) -> str:
     line, a final newline. Columns of the remaining characters do not move."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _TRAILING_BLANKS.sub("", text)
+    if " \n" in text or "\t\n" in text or text.endswith((" ", "\t")):
+        text = _TRAILING_BLANKS.sub("", text)
     if not text.endswith("\n"):
         text += "\n"
     return text
 
 
+# Without line breaks other than "\n" (the usual case), the lines of the two
+# checks below are found by regular expressions over the whole text, rather
+# than by splitting it into lines.
+_OTHER_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# the first line, after blanks, with "; [", an ASCII digit, or anything but ASCII
+_TELLING_LINE_RE = re.compile(r"^[^\S\n]*(?:(; \[)|([0-9])|[^\x00-\x7f])", re.M)
+_HEADER_LINE_RE = re.compile(_HEADER_RE.pattern, re.I | re.M)
+
+
 def looks_like_match_file(text: str) -> bool:
     """FORMATS.md: a line starts with ``; [``, or the first line starting with a
     digit reads ``N point match``."""
+    if _OTHER_LINE_BREAKS.search(text) is None:
+        tm = _TELLING_LINE_RE.search(text)
+        if tm is None:
+            return False
+        if tm.group(1):
+            return True
+        if tm.group(2):
+            end = text.find("\n", tm.start())
+            return bool(_HEADER_LINE_RE.match(text, tm.start(), end if end >= 0 else len(text)))
+        # a line starting with another character: line by line below
     for line in text.splitlines():
         s = line.lstrip()
         if s.startswith("; ["):
@@ -365,6 +563,8 @@ def looks_like_match_file(text: str) -> bool:
 
 
 def _has_header(text: str) -> bool:
+    if _OTHER_LINE_BREAKS.search(text) is None:
+        return _HEADER_LINE_RE.search(text) is not None
     return any(_HEADER_RE.match(line) for line in text.splitlines())
 
 
@@ -377,11 +577,15 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
     if not looks_like_match_file(text) or not _has_header(text):
         raise NotAMatchFile(path, "not a match file: no \"N point match\" header line", line=1, column=1)
     text = prepare_text(text)
-    parser = _parser()
     try:
-        matches = parser.parse(text, start="start")
-    except UnexpectedInput as exc:
-        raise _syntax_error(exc, text, path) from None
+        matches = _parser().parse(text, start="runs")
+    except UnexpectedInput:
+        # the line-by-line grammar says exactly where and what (and, were the
+        # two ever to disagree, its reading is the one that counts)
+        try:
+            matches = _line_parser().parse(text, start="start")
+        except UnexpectedInput as exc:
+            raise _syntax_error(exc, text, path) from None
     for mt in matches:
         mt.path = path
     return matches
@@ -414,7 +618,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
     """A grammar error in words a player understands, with line and column."""
     label = None
     try:
-        label = exc.match_examples(functools.partial(_parser().parse, start="start"),
+        label = exc.match_examples(functools.partial(_line_parser().parse, start="start"),
                                    _ERROR_EXAMPLES, use_accepts=True)
     except Exception:  # match_examples is a heuristic; never let it hide the error
         label = None

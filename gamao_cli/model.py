@@ -17,6 +17,7 @@ compares equal to the original when it says the same thing.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -126,15 +127,80 @@ def dice_text(dice: tuple[int, int]) -> str:
     return f"{dice[0]}{dice[1]}:"
 
 
-@dataclass(slots=True)
 class Play(Action):
-    """A roll and the play made with it: ``62: 24/18 13/11``."""
+    """A roll and the play made with it: ``62: 24/18 13/11``.
 
-    dice: tuple[int, int]
-    moves: tuple[Step, ...]
-    # (movements, hit-marked points), derived from ``moves``; readers that
-    # parse the same play text many times fill it from a cache.
-    shape: tuple | None = field(default=None, compare=False, repr=False, kw_only=True)
+    Fields (as for the other actions): ``player``, ``dice``, ``moves`` (the
+    written :class:`Step` s), and ``line``, ``column``, ``move_number``, which
+    do not take part in equality.
+
+    (A plain class with slots rather than a dataclass: an archive holds
+    hundreds of thousands of plays. A reader may hand over the play's text
+    instead of its steps, with :meth:`from_text`; ``moves`` is then made on
+    first use, since checking a play needs only its :meth:`movements`.)
+    """
+
+    __slots__ = ("dice", "_moves", "shape", "_written", "_at")
+    __match_args__ = ("player", "dice", "moves")
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclasses
+
+    def __init__(self, player: int, dice: tuple[int, int], moves: tuple[Step, ...], *,
+                 line: int = 0, column: int = 0, move_number: int | None = None,
+                 shape: tuple | None = None):
+        self.player = player
+        self.line = line
+        self.column = column
+        self.move_number = move_number
+        self.dice = dice
+        self._moves = moves
+        # (movements, hit-marked points), derived from ``moves``; readers that
+        # parse the same play text many times fill it from a cache.
+        self.shape = shape
+        self._written = None
+        self._at = 0
+
+    @classmethod
+    def from_text(cls, player: int, dice: tuple[int, int], written: tuple, text_column: int,
+                  line: int, column: int, move_number: int | None,
+                  shape: tuple | None) -> "Play":
+        """A play whose ``moves`` are made when first read: ``written`` is
+        ``(steps_of, text)``, and the steps are ``steps_of(text, line,
+        text_column)`` (``text_column``: the column of ``text``'s first
+        character); ``shape`` as :meth:`play_shape` would make it, or None."""
+        p = _new_object(cls)
+        p.player = player
+        p.line = line
+        p.column = column
+        p.move_number = move_number
+        p.dice = dice
+        p._moves = None
+        p.shape = shape
+        p._written = written
+        p._at = text_column
+        return p
+
+    @property
+    def moves(self) -> tuple[Step, ...]:
+        moves = self._moves
+        if moves is None:
+            steps_of, text = self._written
+            moves = self._moves = steps_of(text, self.line, self._at)
+        return moves
+
+    @moves.setter
+    def moves(self, value: tuple[Step, ...]) -> None:
+        self._moves = value
+        self._written = None
+        self.shape = None
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.player, self.dice, self.moves) == (other.player, other.dice, other.moves)
+
+    def __repr__(self) -> str:
+        return (f"Play(player={self.player!r}, line={self.line!r}, column={self.column!r}, "
+                f"move_number={self.move_number!r}, dice={self.dice!r}, moves={self.moves!r})")
 
     def movements(self) -> tuple[tuple[int, int], ...]:
         """The (from, to) movements of the play, repeats expanded, chains split."""
@@ -154,6 +220,9 @@ class Play(Action):
 
     def text(self) -> str:
         return f"{dice_text(self.dice)} {self.play_text()}"
+
+
+_new_object = object.__new__
 
 
 @dataclass(slots=True)
@@ -318,5 +387,6 @@ class Match:
         return self.length == 0
 
 
+@functools.lru_cache(maxsize=1024)
 def _tag_key(name: str) -> str:
     return "".join(name.split()).lower()

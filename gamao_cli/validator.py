@@ -33,6 +33,8 @@ from .notation import format_steps
 
 MAX_ALTERNATIVES = 5
 
+_play_in_written_order = board.play_in_written_order
+
 PROBLEM_CODES = {
     "distance": "GM202",
     "blocked": "GM203",
@@ -156,6 +158,7 @@ class _GameReplay:
         self.unplayed_roll: m.ActionType | None = None
         self.win: m.Win | None = None
         self.keep = keep_records
+        self.marks_hits = self.v.marks_hits
         self.losses: list[m.Loss] = []
         self.records: list[ActionRecord] = []
         self.moves = 0
@@ -248,13 +251,41 @@ class _GameReplay:
 
     # -- actions -------------------------------------------------------
     def play(self, a: m.Play) -> None:
+        """Replay a play. The fast path takes a legal play on the player's
+        turn in an ordinary moment of the game (no pending double, nothing
+        to report), read as :func:`board.resolve_play` would read it; it
+        changes the state exactly as :meth:`play_in_full` would then.
+        Anything else, and whatever would need a diagnostic, goes the full
+        way."""
+        turn = self.turn
+        if (self.end is None and self.win is None and self.pending is None
+                and self.unplayed_roll is None and not self.broken and not self.keep):
+            d1, d2 = a.dice
+            if turn is None:  # the opening roll: no double (GM201), from the start
+                pos = self.start if d1 != d2 else None
+            else:
+                pos = self.pos if turn == a.player else None
+            if pos is not None and 0 < d1 < 7 and 0 < d2 < 7:
+                shape = a.shape or a.play_shape()
+                done = _play_in_written_order(pos, shape[0], d1, d2)
+                if done is not None and (not self.marks_hits or (
+                        shape[1] == set(done[1]) if done[1] else not shape[1])):
+                    after = done[0]  # as the opponent sees it
+                    self.moves += 1
+                    if after.opp[0] != pos.me[0] and not any(after.opp[1:]):  # borne off
+                        self.end = (a.player, "bearoff", board.result_multiplier(after.swapped()))
+                    self.pos = after
+                    self.turn = 1 - a.player
+                    return
+        self.play_in_full(a)
+
+    def play_in_full(self, a: m.Play) -> None:
         if self.after_end(a):
             return
         self.check_unplayed_roll()
         d1, d2 = a.dice
         self.begin_turn(a, a.dice)
         self.moves += 1
-        self.v.report_obj.plays += 1
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             self.report("GM101", f"{a.dice[0]}{a.dice[1]}: a die shows 1 to 6", a, dice=a.dice)
             self.record(a)
@@ -348,7 +379,8 @@ class _GameReplay:
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             self.report("GM101", f"{d1}{d2}: a die shows 1 to 6", a, dice=a.dice)
         elif not self.broken and self.pos is not None:
-            if isinstance(a, m.UnplayedRoll) or board.max_dice_playable(self.pos, d1, d2) > 0:
+            if isinstance(a, m.UnplayedRoll) or board.die_playable(self.pos, d1) or (
+                    d2 != d1 and board.die_playable(self.pos, d2)):  # max dice > 0
                 # legal only as "roll, then resign": the game must end next
                 self.unplayed_roll = a
                 self._unplayed_alternatives = self.alternatives(self.pos, d1, d2)
@@ -581,8 +613,7 @@ class _MatchValidator:
         self.report_obj = MatchReport(match)
         self.names = match.players
         self.score = [0, 0]
-        self.marks_hits = any(
-            a.marked_hits() for g in match.games for a in g.actions if type(a) is m.Play)
+        self.marks_hits = _marks_hits(match)
 
     def add(self, d: Diagnostic) -> None:
         d.path = self.match.path
@@ -608,6 +639,7 @@ class _MatchValidator:
         decided_at: tuple[int, int] | None = None
         previous_number = 0
         games = match.games
+        Play = m.Play
         for gi, game in enumerate(games):
             if game.number != previous_number + 1:
                 self.add(Diagnostic("GM104", f"Game {game.number} follows Game {previous_number}",
@@ -619,21 +651,25 @@ class _MatchValidator:
                                     column=game.column, game=game.number))
             self.check_score_line(game)
             crawford = False
-            if self.rules.crawford and length and not crawford_done and \
+            # The Crawford game follows the game in which a player *reached*
+            # match point: never the first game (a 1-point match has none).
+            if self.rules.crawford and length and not crawford_done and gi > 0 and \
                     length - 1 in self.score:
                 crawford = True
                 crawford_done = True
             result = GameResult(game.number, score_before=(self.score[0], self.score[1]),
                                 crawford=crawford)
             g = _GameReplay(self, game, start, crawford, self.keep)
+            play = g.play
+            last_roll = None
             for a in game.actions:
                 cls = type(a)
-                if cls is m.Play:
-                    g.play(a)
-                    g._last_roll = a
+                if cls is Play:
+                    play(a)
+                    last_roll = a
                 elif cls is m.Dance or cls is m.UnplayedRoll:
                     g.dance(a)
-                    g._last_roll = a
+                    last_roll = a
                 elif cls is m.Double:
                     g.double(a)
                 elif cls is m.Take:
@@ -652,7 +688,9 @@ class _MatchValidator:
                         g.report("GM215", f"{a.text()}: the record sets a position gamao cannot "
                                  "replay; the rest of the game is not checked", a)
                     g.broken = True
+            g._last_roll = last_roll
             g.finish(result, last_game=gi == len(games) - 1)
+            rep.plays += g.moves
             g.check_losses(result)
             result.records = g.records
             rep.games.append(result)
@@ -681,6 +719,16 @@ class _MatchValidator:
                     "GM402", f"the score line gives {self.name(player)} {stated}, but the games "
                     f"before make it {self.score[player]}", line=sl.line, column=sl.column,
                     game=game.number, player=self.name(player)))
+
+
+def _marks_hits(match: m.Match) -> bool:
+    """Whether any play of the match marks a hit with ``*``."""
+    Play = m.Play
+    for g in match.games:
+        for a in g.actions:
+            if type(a) is Play and (a.shape or a.play_shape())[1]:
+                return True
+    return False
 
 
 def validate_match(match: m.Match, *, keep_records: bool = False) -> MatchReport:

@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+"""Benchmark: gamao's throughput next to GNU Backgammon's importer and the floor.
+
+One run times, on the bulk corpus and on a GNU Backgammon self-play corpus:
+
+* the floor: Python reading every file and splitting it into tokens with
+  one regular expression;
+* ``gamao validate`` in this process: parse only (read, decode and parse each
+  file, as ``gamao validate`` does) and full validation (``check_file`` on
+  each file: parse, replay every game under the rules, scores);
+* ``gamao validate --quiet`` as the command, in a subprocess, with
+  ``--jobs 1`` and ``--jobs 2``;
+* GNU Backgammon's C importer (the ``gnubg`` wheel: ``import mat "PATH"``
+  then ``gnubg.match()`` for each file), in a subprocess so that a crash of
+  gnubg cannot end the benchmark (skipped with a message when the wheel is
+  missing).
+
+Each figure is the median of ``--repeat`` runs (wall time, ``time.perf_counter``),
+each with gamao's caches emptied first (as in a fresh process).
+Printed besides: the ratios gamao/gnubg and gamao/floor, checker plays
+replayed per second, and peak memory (``ru_maxrss`` of this process for the
+in-process runs, of the child for each subprocess: the children are started
+by a small launcher process, so that they do not count this process's
+memory). It asserts nothing.
+
+    python bench/throughput.py [--corpus ../shared/corpus/bulk] [--selfplay DIR]
+                               [--repeat 3] [--no-cli] [--no-gnubg]
+
+The self-play corpus is ``tests/data/selfplay/*.mat`` when present, else one
+generated with ``python3 ../shared/tools/selfplay.py -n 24 --out /tmp/sp
+--jobs 4`` (needs Debian's gnubg program).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# Subprocesses are started by a small launcher process of their own, started
+# before this one grows: a child's ru_maxrss counts the memory of the process
+# it was forked from, so children of this process would all show this
+# process's size. The launcher reads one JSON job a line and answers with the
+# child's wall time, ru_maxrss (from wait4), exit code and output.
+LAUNCHER = r"""
+import json, os, subprocess, sys, tempfile, time
+for line in sys.stdin:
+    job = json.loads(line)
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, \
+            tempfile.TemporaryFile() as ferr:
+        fin.write(job.get("input", "").encode())
+        fin.seek(0)
+        t = time.perf_counter()
+        proc = subprocess.Popen(job["cmd"], cwd=job.get("cwd"), stdin=fin, stdout=fout,
+                                stderr=ferr)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        fout.seek(0)
+        ferr.seek(0)
+        print(json.dumps({"seconds": seconds, "maxrss_kb": usage.ru_maxrss,
+                          "cpu": usage.ru_utime + usage.ru_stime,
+                          "code": proc.returncode,
+                          "stdout": fout.read().decode(errors="replace")[-4000:],
+                          "stderr": ferr.read().decode(errors="replace")[-4000:]}), flush=True)
+"""
+_launcher = subprocess.Popen([sys.executable, "-c", LAUNCHER], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+
+
+def launch(cmd: list[str], input: str = "", cwd: str | None = None) -> dict:
+    """Run ``cmd`` from the launcher; its wall time, ru_maxrss, exit code, output."""
+    _launcher.stdin.write(json.dumps({"cmd": cmd, "input": input, "cwd": cwd}) + "\n")
+    _launcher.stdin.flush()
+    return json.loads(_launcher.stdout.readline())
+
+
+from gamao_cli import board  # noqa: E402
+from gamao_cli import matfile_reader  # noqa: E402
+from gamao_cli.checking import check_file  # noqa: E402
+from gamao_cli.errors import InputError  # noqa: E402
+from gamao_cli.loading import load_path  # noqa: E402
+from gamao_cli.matfile_reader import _parser  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+DEFAULT_BULK = SHARED / "corpus" / "bulk"
+SELFPLAY_TOOL = SHARED / "tools" / "selfplay.py"
+FLOOR_TOKEN = re.compile(r"\S+")
+
+# Run in a child process: import every file with GNU Backgammon's C importer
+# and fetch the match; gnubg prints to the C-level standard output, which is
+# sent to /dev/null around the loop.
+GNUBG_CHILD = r"""
+import json, os, sys, time
+paths = json.loads(sys.stdin.read())
+repeat = int(sys.argv[1])
+import gnubg
+keep = os.dup(1)
+null = os.open(os.devnull, os.O_WRONLY)
+times, games = [], 0
+try:
+    os.dup2(null, 1)
+    for _ in range(repeat):
+        games = 0
+        t = time.perf_counter()
+        for p in paths:
+            gnubg.command('import mat "%s"' % p)
+            games += len(gnubg.match().get("games", []))
+        times.append(time.perf_counter() - t)
+finally:
+    sys.stdout.flush()
+    os.dup2(keep, 1)
+print(json.dumps({"times": times, "games": games}))
+"""
+
+
+def corpus_files(folder: Path, pattern: str = "*") -> list[str]:
+    return sorted(str(p) for p in folder.rglob(pattern)
+                  if p.is_file() and p.name not in ("PROVENANCE.tsv", "README.md"))
+
+
+def selfplay_files(option: str | None) -> tuple[list[str], str]:
+    if option:
+        return corpus_files(Path(option), "*.mat"), option
+    data = ROOT / "tests" / "data" / "selfplay"
+    files = corpus_files(data, "*.mat") if data.is_dir() else []
+    if files:
+        return files, str(data)
+    out = Path(tempfile.gettempdir()) / "sp"
+    files = corpus_files(out, "*.mat") if out.is_dir() else []
+    if not files and SELFPLAY_TOOL.exists():
+        print(f"generating a self-play corpus in {out} (GNU Backgammon plays itself)...",
+              flush=True)
+        subprocess.run([sys.executable, str(SELFPLAY_TOOL), "-n", "24", "--out", str(out),
+                        "--jobs", "4"], check=False)
+        files = corpus_files(out, "*.mat") if out.is_dir() else []
+    return files, str(out)
+
+
+def cold_caches() -> None:
+    """Empty what gamao keeps between files (the reader's cells, the plans
+    of plays, legal plays), so that every run is timed as a fresh process
+    (the command) would run."""
+    matfile_reader._ROLL_PLAYS.clear()
+    matfile_reader._step_shapes.cache_clear()
+    board._PLANS.clear()
+    board._legal_plays_cached.cache_clear()
+
+
+def median_time(func, repeat: int) -> tuple[float, object]:
+    times = []
+    result = None
+    for _ in range(repeat):
+        cold_caches()
+        t = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), result
+
+
+def run_floor(paths: list[str]) -> int:
+    n = 0
+    for p in paths:
+        with open(p, encoding="utf-8", errors="replace") as f:
+            n += len(FLOOR_TOKEN.findall(f.read()))
+    return n
+
+
+def run_parse(paths: list[str]) -> int:
+    games = 0
+    for p in paths:
+        try:
+            matches, _enc = load_path(p)
+        except InputError:
+            continue
+        games += sum(len(mt.games) for mt in matches)
+    return games
+
+
+def run_validate(paths: list[str]) -> tuple[int, int, int]:
+    plays = games = errors = 0
+    for p in paths:
+        r = check_file(p)
+        plays += r.plays
+        games += r.games
+        errors += r.errors
+    return plays, games, errors
+
+
+def run_cli(folder_or_files: list[str], jobs: int, repeat: int) -> tuple[float, int, int, float] | str:
+    """Median wall time, the peak ru_maxrss (kB) of the command's processes
+    (the largest of the main process and its workers), exit code, median
+    CPU time (user + system, workers included)."""
+    cmd = [sys.executable, "-m", "gamao_cli", "validate", "--quiet", "--no-color",
+           "--jobs", str(jobs), *folder_or_files]
+    times, cpu, rss, code = [], [], 0, 0
+    for _ in range(repeat):
+        got = launch(cmd, cwd=str(ROOT))
+        code = got["code"]
+        if code not in (0, 1):  # 1: the corpus holds errors
+            return f"exit code {code}: {got['stderr'].strip()[-300:]}"
+        times.append(got["seconds"])
+        cpu.append(got["cpu"])
+        rss = max(rss, got["maxrss_kb"])
+    return statistics.median(times), rss, code, statistics.median(cpu)
+
+
+def run_gnubg(paths: list[str], repeat: int) -> dict | str:
+    try:
+        import importlib.util
+        if importlib.util.find_spec("gnubg") is None:
+            return "skipped: the gnubg wheel is not installed (pip install gnubg)"
+    except ImportError:
+        return "skipped: the gnubg wheel is not installed (pip install gnubg)"
+    usable = [p for p in paths if '"' not in p]  # gnubg's command syntax
+    got = launch([sys.executable, "-c", GNUBG_CHILD, str(repeat)], input=json.dumps(usable))
+    if got["code"] != 0:
+        return f"gnubg's importer failed (exit code {got['code']}): {got['stderr'].strip()[-300:]}"
+    try:
+        out = json.loads(got["stdout"].strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return f"gnubg's importer said nothing readable: {got['stdout'][-300:]!r}"
+    out["median"] = statistics.median(out["times"])
+    out["files"] = len(usable)
+    out["maxrss_kb"] = got["maxrss_kb"]
+    return out
+
+
+def mb(kb: int) -> str:
+    return f"{kb / 1024:.0f} MB"
+
+
+def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
+    size = sum(os.path.getsize(p) for p in paths)
+    print(f"\n== {name}: {where} ({len(paths)} files, {size / 1e6:.1f} MB)", flush=True)
+    r = args.repeat
+    floor, tokens = median_time(lambda: run_floor(paths), r)
+    print(f"floor (read + one-regex tokenise) : {floor:7.3f} s  ({tokens} tokens)", flush=True)
+    parse, games = median_time(lambda: run_parse(paths), r)
+    print(f"gamao parse only, in-process      : {parse:7.3f} s  ({games} games)"
+          f"  = {parse / floor:5.1f} x floor", flush=True)
+    full, (plays, games2, errors) = median_time(lambda: run_validate(paths), r)
+    print(f"gamao validate, in-process        : {full:7.3f} s  ({games2} games, {plays} plays, "
+          f"{errors} errors found)  = {full / floor:5.1f} x floor, {plays / full:,.0f} plays/s",
+          flush=True)
+    print(f"  peak memory of this process (ru_maxrss): "
+          f"{mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}", flush=True)
+    cli = {}
+    if args.cli:
+        for jobs in (1, 2):
+            got = run_cli(paths if len(paths) < 200 else [where], jobs, r)
+            cli[jobs] = got
+            if isinstance(got, str):
+                print(f"gamao validate --jobs {jobs} (command)  : failed, {got}")
+            else:
+                t, rss, code, cpu = got
+                print(f"gamao validate --jobs {jobs} (command)  : {t:7.3f} s  "
+                      f"{plays / t:,.0f} plays/s, CPU {cpu:.2f} s, peak memory of the largest "
+                      f"process {mb(rss)} (exit code {code})", flush=True)
+        if not isinstance(cli.get(1), str) and not isinstance(cli.get(2), str) and cli:
+            print(f"  --jobs 2 is {cli[1][0] / cli[2][0]:.2f}x as fast as --jobs 1 "
+                  f"(CPU time {cli[2][3] / cli[1][3]:.2f}x; "
+                  f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    gnubg = run_gnubg(paths, r) if args.gnubg else "skipped (--no-gnubg)"
+    if isinstance(gnubg, str):
+        print(f"GNU Backgammon import mat + match(): {gnubg}")
+    else:
+        g = gnubg["median"]
+        print(f"GNU Backgammon import mat + match(): {g:7.3f} s  ({gnubg['files']} files, "
+              f"{gnubg['games']} games; peak memory of the child {mb(gnubg['maxrss_kb'])})")
+        print(f"  ratio gamao/gnubg: parse only {parse / g:.1f}x, full validation {full / g:.1f}x"
+              + "".join(f", --jobs {j} {cli[j][0] / g:.1f}x" for j in cli
+                        if not isinstance(cli[j], str)))
+    print(f"  ratio gamao/floor: parse only {parse / floor:.1f}x, full validation {full / floor:.1f}x")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_BULK, help="the bulk corpus")
+    ap.add_argument("--selfplay", help="a folder of GNU Backgammon self-play .mat files")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    ap.add_argument("--no-cli", dest="cli", action="store_false", help="skip the command runs")
+    ap.add_argument("--no-gnubg", dest="gnubg", action="store_false",
+                    help="skip GNU Backgammon's importer")
+    args = ap.parse_args()
+    t = time.perf_counter()
+    _parser()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "
+          f"building the parser took {time.perf_counter() - t:.2f} s (not timed below)")
+    bulk = corpus_files(args.corpus) if args.corpus.is_dir() else []
+    if bulk:
+        bench_corpus("bulk corpus", str(args.corpus), bulk, args)
+    else:
+        print(f"no bulk corpus at {args.corpus}")
+    sp, where = selfplay_files(args.selfplay)
+    if sp:
+        bench_corpus("GNU Backgammon self-play corpus", where, sp, args)
+    else:
+        print("no self-play corpus (tests/data/selfplay is missing and none could be generated)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,320 @@
+"""The fast paths of the reader and the validator against the full ones.
+
+Each fast path must give exactly what the plain path gives:
+
+* the reader parses with the start symbol ``runs`` (runs of lines as one
+  token, split by the builder) and falls back to the line-by-line ``start``
+  on a syntax error: both must build the same models, lines and columns
+  included, and accept the same files;
+* plays keep their text and make their steps when asked (``Play.from_text``);
+  their shape is read without the steps;
+* the validator replays a plainly legal play with
+  ``board.play_in_written_order`` instead of ``resolve_play``;
+* ``board.play_is_legal`` answers from ``max_dice_playable`` when it can,
+  instead of listing the legal plays.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from lark.exceptions import UnexpectedInput
+
+from conftest import EXAMPLES, SELFPLAY, corpus_match_files, needs_corpus, read
+from gamao_cli import board
+from gamao_cli import model as m
+from gamao_cli import validator
+from gamao_cli.board import legal_plays, play_in_written_order, play_is_legal, resolve_play
+from gamao_cli.matfile_reader import (_line_parser, _parser, _play_shape, looks_like_match_file,
+                                      parse_steps, prepare_text, read_matches)
+from gamao_cli.validator import validate_match
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def local_match_files() -> list[Path]:
+    return sorted(p for d in (DATA, SELFPLAY, EXAMPLES) if d.is_dir()
+                  for p in d.glob("*.mat"))
+
+
+def dump(matches: list[m.Match]) -> list:
+    """Everything a model says, lines and columns included."""
+    out = []
+    for mt in matches:
+        out.append(("match", mt.length, mt.line, mt.column,
+                    [(t.name, t.value, t.line) for t in mt.tags], mt.comments))
+        for g in mt.games:
+            sl = g.score
+            out.append(("game", g.number, g.line, g.column, g.comments,
+                        sl and (sl.names, sl.scores, sl.ratings, sl.line, sl.column)))
+            for a in g.actions:
+                fields = {k: getattr(a, k) for k in ("dice", "value", "kind", "points", "match",
+                                                     "written") if hasattr(a, k)}
+                row = (type(a).__name__, a.player, a.line, a.column, a.move_number, fields)
+                if isinstance(a, m.Play):
+                    row += ([(s.points, s.hits, s.repeat, s.bar, s.off, s.line, s.column)
+                             for s in a.moves], a.movements(), a.marked_hits())
+                out.append(row)
+    return out
+
+
+def both_ways(text: str):
+    """(what ``runs`` gives, what ``start`` gives): a dump, or "error"."""
+    text = prepare_text(text)
+    got = []
+    for parser, start in ((_parser(), "runs"), (_line_parser(), "start")):
+        try:
+            got.append(dump(parser.parse(text, start=start)))
+        except UnexpectedInput:
+            got.append("error")
+    return got
+
+
+# -- the reader -----------------------------------------------------------
+
+def test_runs_and_lines_read_every_local_file_alike():
+    files = local_match_files()
+    assert files
+    for path in files:
+        fast, lines = both_ways(read(path))
+        assert fast != "error", path
+        assert fast == lines, path
+
+
+@needs_corpus
+def test_runs_and_lines_read_every_corpus_file_alike():
+    for path in corpus_match_files():
+        text = read(path)
+        if looks_like_match_file(text):
+            fast, lines = both_ways(text)
+            assert fast == lines, path
+
+
+JUNK = ["hello", "8-4", "*", "/", ")", " 12)", "Game 3", '; [Site "x"]', "; note", "# c",
+        "[x]", "\t", "   ", "", "Wins 2 points", "Doubles => 2", "Takes", "66:", "61: ????",
+        "Cannot Move", "bar/", "25/20*", "(2)", " 7 point match", "Losses 1 point", " 24)  ",
+        "x : 0   y : 0"]
+
+
+def test_runs_and_lines_agree_on_broken_files():
+    """Mutated files: the same models, or both reject the file."""
+    rng = random.Random(7)
+    files = local_match_files()
+    rejected = 0
+    for _ in range(300):
+        lines = read(rng.choice(files)).split("\n")
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(lines))
+            op = rng.randrange(4)
+            if op == 0:
+                j = rng.randrange(len(lines[i]) + 1)
+                lines[i] = lines[i][:j] + rng.choice(JUNK) + lines[i][j:]
+            elif op == 1:
+                lines.insert(i, rng.choice(JUNK))
+            elif op == 2:
+                del lines[i]
+            else:
+                lines.insert(i, lines[i])
+        fast, slow = both_ways("\n".join(lines))
+        assert fast == slow
+        rejected += fast == "error"
+    assert 30 < rejected < 270  # both kinds were tried
+
+
+@pytest.mark.parametrize("line, expected", [
+    # a move number repeated before the first cell: the gap before it counts
+    ("  24)   24)  Losses 2 point", [("Loss", 0, 14)]),
+    ("  24)          24)  Losses 2 point", [("Loss", 1, 21)]),
+    ("  24)  24)          Losses 2 point      Wins 2 point", [("Loss", 0, 21), ("Win", 1, 41)]),
+    ("  3)                         4)  Takes    5) Drops", [("Take", 1, 34), ("Drop", 0, 46)]),
+])
+def test_repeated_move_numbers(line, expected):
+    text = " 7 point match\n\n Game 1\n A : 0    B : 0\n" + line + "\n"
+    [match] = read_matches(text)
+    got = [(type(a).__name__, a.player, a.column) for a in match.games[0].actions]
+    assert got == expected
+    fast, lines = both_ways(text)
+    assert fast == lines
+
+
+def test_a_play_makes_its_steps_when_asked():
+    text = (" 7 point match\n\n Game 1\n A : 0    B : 0\n"
+            "  1) 62: 24/18* 13/11    55: bar/20/15 6/off(2)\n")
+    [match] = read_matches(text)
+    a, b = match.games[0].actions
+    assert a._moves is None  # not made yet
+    assert a.movements() == ((24, 18), (13, 11)) and a.marked_hits() == frozenset({18})
+    assert a.moves == parse_steps("24/18* 13/11", 5, 10)
+    assert [(s.line, s.column) for s in b.moves] == [(5, 30), (5, 40)]
+    eager = m.Play(0, (6, 2), parse_steps("24/18* 13/11", 5, 10), line=5, column=6,
+                   move_number=1)
+    assert a == eager and repr(a) == repr(eager)
+    assert a != m.Play(1, (6, 2), eager.moves)
+    with pytest.raises(TypeError):
+        hash(a)
+    a.moves = parse_steps("24/16", 5, 10)
+    assert a.movements() == ((24, 16),) and a.text() == "62: 24/16"
+
+
+def test_play_shape_without_steps_is_the_shape_of_the_steps():
+    texts = {"24/18*/13 8/5(2)", "bar/20/15 6/off(2) b/22 25/20 3/0", "OFF/1", "B/24*",
+             "13/7* 7/1*(2)", "24*/18"}
+    for path in local_match_files():
+        for mt in read_matches(read(path)):
+            for g in mt.games:
+                texts.update(a.play_text() for a in g.actions if isinstance(a, m.Play))
+    for text in texts:
+        assert _play_shape(text) == m.play_shape(parse_steps(text, 0, 0)), text
+
+
+def test_header_checks_match_their_line_by_line_definition():
+    from gamao_cli.matfile_reader import _HEADER_RE, _has_header
+
+    def looks(text):  # FORMATS.md, line by line
+        for line in text.splitlines():
+            s = line.lstrip()
+            if s.startswith("; ["):
+                return True
+            if s[:1].isdigit():
+                return bool(_HEADER_RE.match(line))
+        return False
+
+    rng = random.Random(1)
+    parts = ["; [x]", "; x", " 7 point match", "7 points match", "  \u00b2", " \u00e9",
+             "\xa0; [", "\u3000 3 point match", "12) 31:", "", "Game 1", "\ufeff; [a]",
+             " 0 point MATCH", "x", "\t\t5 point match junk", "\u0663 point match",
+             "3 point matc", " ", "\x1f4 point match"]
+    breaks = ["\n", "\n", "\n", "\r\n", "\r", "\x0c", "\u2028"]
+    for _ in range(20000):
+        text = "".join(rng.choice(parts) + rng.choice(breaks) for _ in range(rng.randint(0, 6)))
+        if rng.random() < 0.3:
+            text = text.rstrip("\n\r")
+        assert looks_like_match_file(text) == looks(text), repr(text)
+        assert _has_header(text) == any(_HEADER_RE.match(x) for x in text.splitlines()), \
+            repr(text)
+
+
+# -- the validator ----------------------------------------------------------
+
+def report_dump(match) -> tuple:
+    try:
+        report = validate_match(match)
+    except ValueError as exc:  # a movement off the board (0/3, 24/227): both paths raise
+        return ("raised", str(exc))
+    return ([d.to_dict() for d in report.diagnostics], report.final_score, report.winner,
+            report.plays, [(g.winner, g.points, g.stated_points, g.ended, g.cube, g.moves)
+                           for g in report.games])
+
+
+def test_the_fast_replay_reports_what_the_full_replay_reports(monkeypatch):
+    matches = [mt for p in local_match_files() for mt in read_matches(read(p), str(p))]
+    # and some broken ones: wrong plays, hits, dice
+    rng = random.Random(3)
+    for _ in range(150):
+        p = rng.choice(local_match_files())
+        text = read(p)
+        plays = [i for i, ch in enumerate(text) if ch == "/"]
+        for _ in range(3):
+            i = rng.choice(plays)
+            text = text[:i - 1] + rng.choice("0123456789") + text[i:]
+        try:
+            matches.extend(read_matches(text, "broken.mat"))
+        except Exception:
+            pass
+    fast = [report_dump(mt) for mt in matches]
+    monkeypatch.setattr(validator._GameReplay, "play", validator._GameReplay.play_in_full)
+    full = [report_dump(mt) for mt in matches]
+    assert fast == full
+    assert any(f[0] for f in fast)  # some diagnostics were compared
+
+
+@needs_corpus
+def test_the_fast_replay_matches_the_full_replay_on_the_corpus(monkeypatch):
+    files = corpus_match_files()[::7]
+    matches = []
+    for p in files:
+        try:
+            matches.extend(read_matches(read(p), str(p)))
+        except Exception:
+            pass
+    fast = [report_dump(mt) for mt in matches]
+    monkeypatch.setattr(validator._GameReplay, "play", validator._GameReplay.play_in_full)
+    assert fast == [report_dump(mt) for mt in matches]
+
+
+# -- the board ----------------------------------------------------------------
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def random_positions(n: int, seed: int) -> list[board.Position]:
+    rng = random.Random(seed)
+    out = []
+    variants = ["backgammon", "nackgammon", "hypergammon3", "longgammon"]
+    while len(out) < n:
+        pos = board.start_position(rng.choice(variants))
+        while len(out) < n:
+            out.append(pos)
+            after = rng.choice(list(legal_plays(pos, rng.randint(1, 6), rng.randint(1, 6))))
+            if board.game_over(after):
+                break
+            pos = after.swapped()
+    return out
+
+
+def readings(pos, d1, d2, rng):
+    """Movement lists to try: every legal play, its first steps alone, and
+    a few single steps of either die."""
+    plays = list(legal_plays(pos, d1, d2).values())
+    rng.shuffle(plays)
+    for steps in plays[:6]:
+        for k in range(len(steps) + 1):
+            yield [(s, t) for s, t, _h in steps[:k]]
+    for src in rng.sample(range(1, 26), 6):
+        for d in (d1, d2):
+            yield [(src, max(src - d, 0))]
+
+
+def test_play_is_legal_is_its_definition():
+    rng = random.Random(11)
+    checked = shortcut = 0
+    for pos in random_positions(400, seed=5):
+        for d1, d2 in rng.sample(ROLLS, 4):
+            full = 4 if d1 == d2 else 2
+            for moves in readings(pos, d1, d2, rng):
+                res = resolve_play(pos, moves, d1, d2)
+                if not res.ok:
+                    continue
+                expected = res.dice_used == full or res.position in legal_plays(pos, d1, d2)
+                board._LAST_VERDICT = (None, None, 0, 0, False)
+                assert play_is_legal(pos, d1, d2, res) == expected, (pos, d1, d2, moves)
+                checked += 1
+                shortcut += res.dice_used < full
+    assert checked > 3000 and shortcut > 500
+
+
+def test_a_roll_can_be_played_when_either_die_can():
+    for pos in random_positions(600, seed=8):
+        for d1, d2 in ROLLS:
+            assert (board.max_dice_playable(pos, d1, d2) > 0) == (
+                board.die_playable(pos, d1) or board.die_playable(pos, d2))
+
+
+def test_play_in_written_order_is_resolve_plays_reading():
+    rng = random.Random(13)
+    taken = 0
+    for pos in random_positions(400, seed=6):
+        for d1, d2 in rng.sample(ROLLS, 4):
+            for moves in readings(pos, d1, d2, rng):
+                got = play_in_written_order(pos, tuple(moves), d1, d2)
+                res = resolve_play(pos, moves, d1, d2)
+                if got is None:
+                    continue
+                taken += 1
+                after, hits = got
+                assert res.ok and res.dice_used == (4 if d1 == d2 else 2)
+                assert after == res.position.swapped()
+                assert sorted(hits) == sorted(t for _s, t, h in res.steps if h)
+                assert play_is_legal(pos, d1, d2, res)
+    assert taken > 1000
