@@ -3,16 +3,26 @@
 :func:`check_file` is what ``gamao validate`` runs for each file, in this
 process or in a worker; it never raises for bad input: a file that cannot be
 read or is not a match file becomes a result with a diagnostic and
-``unreadable`` set (exit code 2 in the CLI).
+``unreadable`` set (exit code 2 in the CLI). A big match file is read and
+checked one match at a time (:func:`gamao_cli.loading.iter_path`), so memory
+does not grow with the file; the result is the same as reading it whole (a
+syntax error in a later match makes the whole file unreadable, as it does
+when the file is read at once).
+
+An unexpected exception while reading or replaying one file (a bug in
+gamao) does not stop the others: that file gets a GM004 diagnostic saying
+so, ``unreadable`` and ``internal_error`` are set, and the CLI goes on with
+the next file. ``GAMAO_DEBUG=1`` lets the exception through instead.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from .diagnostics import Diagnostic
 from .errors import EncodingProblem, InputError, NotAMatchFile, SyntaxProblem, UnknownVariant
-from .loading import load_path
+from .loading import iter_path
 from .validator import validate_match
 
 
@@ -40,6 +50,8 @@ class FileCheck:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     unreadable: bool = False
     encoding: str | None = None
+    # "ExceptionType: message" when gamao itself failed on this file (a bug)
+    internal_error: str | None = None
 
     @property
     def errors(self) -> int:
@@ -96,22 +108,53 @@ def _selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | N
     return True
 
 
+def internal_error_diagnostic(exc: BaseException, path: str, where: str,
+                              line: int | None = None) -> Diagnostic:
+    """The diagnostic for a file that made gamao itself fail."""
+    what = f"{type(exc).__name__}: {exc}"
+    if len(what) > 300:
+        what = what[:300] + "..."
+    return Diagnostic("GM004", f"internal error while {where} this file ({what}); this is a bug "
+                      "in gamao: please report it with the file (GAMAO_DEBUG=1 shows the "
+                      "traceback)", path=path, line=line)
+
+
+def _debugging() -> bool:
+    return os.environ.get("GAMAO_DEBUG") == "1"
+
+
 def check_file(path: str, select: tuple[str, ...] | None = None,
                ignore: tuple[str, ...] | None = None) -> FileCheck:
     """Read, parse and validate one file (``"-"``: standard input)."""
     result = FileCheck("<stdin>" if path == "-" else path)
+    where = "reading"
+    match: object = None
     try:
-        matches, result.encoding = load_path(path)
+        matches, result.encoding = iter_path(path)
+        for match in matches:
+            where = "checking"
+            report = validate_match(match)
+            result.matches.append(MatchSummary(
+                players=match.players, length=match.length, games=len(match.games),
+                plays=report.plays, final_score=report.final_score, winner=report.winner))
+            for d in report.diagnostics:
+                if _selected(d.code, select, ignore):
+                    result.diagnostics.append(d)
+            where = "reading"
     except InputError as exc:
+        # as if the file had been read whole: nothing but the reason it cannot be
+        result.matches.clear()
+        result.diagnostics[:] = [input_error_diagnostic(exc)]
         result.unreadable = True
-        result.diagnostics.append(input_error_diagnostic(exc))
-        return result
-    for match in matches:
-        report = validate_match(match)
-        result.matches.append(MatchSummary(
-            players=match.players, length=match.length, games=len(match.games),
-            plays=report.plays, final_score=report.final_score, winner=report.winner))
-        for d in report.diagnostics:
-            if _selected(d.code, select, ignore):
-                result.diagnostics.append(d)
+        result.encoding = None
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except Exception as exc:  # a bug in gamao: report it, go on with the other files
+        if _debugging():
+            raise
+        line = getattr(match, "line", None) if where == "checking" else None
+        result.matches.clear()
+        result.diagnostics[:] = [internal_error_diagnostic(exc, result.path, where, line or None)]
+        result.unreadable = True
+        result.internal_error = f"{type(exc).__name__}: {exc}"[:1000]
     return result

@@ -62,10 +62,18 @@ def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
         d["cube_owner"] = record.cube_owner
         if record.position is not None and record.turn is not None:
             d["on_roll"] = record.turn
-            d["position_id"] = position_id(record.position.me, record.position.opp)
+            try:
+                d["position_id"] = position_id(record.position.me, record.position.opp)
+            except ValueError:
+                # an illegal play replayed as written can leave a position no
+                # ID can hold (both players on one point): no IDs then
+                snap = None
     if snap is not None:
-        d["match_id"] = snap.match_id
-        d["xgid"] = snap.xgid
+        try:
+            d["match_id"] = snap.match_id
+            d["xgid"] = snap.xgid
+        except ValueError:
+            pass
     return d
 
 

@@ -24,6 +24,12 @@ a missing final newline are kept as they are.
 >>> decode_bytes("Ñúñez\\rend".encode("cp1252"), "x.mat")
 ('Ñúñez\\nend', 'cp1252')
 
+Big files: :func:`open_decoded` gives a :class:`DecodedFile`, which decodes a
+file piece by piece (memory does not grow with the file) into exactly the
+text, encoding and errors that :func:`decode_bytes` gives for the whole file:
+a first pass over the bytes finds the encoding (or the first bad byte), the
+second decodes with an incremental decoder.
+
 Writing: :func:`atomic_write` writes a temporary file next to the target,
 flushes and fsyncs it, then renames it over the target, so a reader sees the
 old file or the new one, never half of one.
@@ -38,10 +44,12 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 from .errors import EncodingProblem, InputError, OutputError
 
-__all__ = ["decode_bytes", "read_text", "atomic_write", "normalise_newlines"]
+__all__ = ["decode_bytes", "read_text", "atomic_write", "normalise_newlines",
+           "DecodedFile", "open_decoded"]
 
 # C0 controls that may appear in a text file
 _ALLOWED_CONTROLS = frozenset("\t\n\x0b\x0c\r\x1a\x1b")
@@ -112,11 +120,14 @@ def _decode_utf16(data: bytes, path: str, codec: str, start: int, how: str) -> t
 
 def _guess_utf16(data: bytes) -> str | None:
     """``utf-16-le``/``-be`` if the NUL pattern of BOM-less UTF-16 shows, else None."""
-    n = len(data) // 2
-    if n < 1 or len(data) % 2:
+    return _guess_utf16_counts(len(data), data[0::2].count(0), data[1::2].count(0))
+
+
+def _guess_utf16_counts(size: int, even_zero: int, odd_zero: int) -> str | None:
+    """The same guess from the byte count and the zero bytes at even and odd offsets."""
+    n = size // 2
+    if n < 1 or size % 2:
         return None
-    even_zero = data[0::2].count(0)
-    odd_zero = data[1::2].count(0)
     # ASCII-heavy UTF-16: one byte of most pairs is zero, the other never is
     if odd_zero >= max(1, n * 0.3) and even_zero == 0:
         return "utf-16-le"
@@ -189,6 +200,269 @@ def decode_bytes(data: bytes, path: str) -> tuple[str, str]:
     return normalise_newlines(text), encoding
 
 
+# -- decoding a file piece by piece ----------------------------------------
+
+CHUNK_SIZE = 1 << 20  # bytes read at a time by DecodedFile
+
+
+def _iter_chunks(fh, chunk_size: int) -> Iterator[bytes]:
+    while True:
+        chunk = fh.read(chunk_size)
+        if not chunk:
+            return
+        yield chunk
+
+
+class _StreamCheck:
+    """Decode a byte stream incrementally with ``codec``, remembering the
+    absolute offset of the first disallowed control character and raising
+    the same :class:`EncodingProblem` as :func:`decode_bytes` for an
+    undecodable byte."""
+
+    def __init__(self, path: str, codec: str, start: int, how: str):
+        self.path, self.codec, self.start, self.how = path, codec, start, how
+        self.decoder = codecs.getincrementaldecoder(codec)()
+        self.fed = start          # bytes given to the decoder so far (absolute)
+        self.bad_control: tuple[int, str] | None = None
+
+    def _consumed(self) -> int:
+        return self.fed - len(self.decoder.getstate()[0])
+
+    def feed(self, data: bytes, final: bool = False) -> str:
+        before = self._consumed()
+        pending = len(self.decoder.getstate()[0])
+        try:
+            text = self.decoder.decode(data, final)
+        except UnicodeDecodeError as e:
+            off = self.fed - pending + e.start
+            self.fed += len(data)
+            raise self._decode_problem(off, e.reason) from None
+        self.fed += len(data)
+        if self.bad_control is None and not _BAD_CONTROLS.isdisjoint(text):
+            i = next(i for i, ch in enumerate(text) if ch in _BAD_CONTROLS)
+            off = before + len(text[:i].encode(self.codec, "surrogatepass"))
+            self.bad_control = (off, text[i])
+        return text
+
+    def _decode_problem(self, off: int, reason: str) -> EncodingProblem:
+        what = _describe_byte_at(self.path, off)
+        if self.codec == "utf-8":
+            msg = f"invalid UTF-8 after a UTF-8 byte order mark: {what}"
+        else:
+            reason = "odd number of bytes" if reason == "truncated data" else reason
+            msg = f"invalid {self.codec.upper()} ({self.how}): {reason} at {what}"
+        return EncodingProblem(path=self.path, message=msg, offset=off)
+
+    def control_problem(self) -> EncodingProblem | None:
+        if self.bad_control is None:
+            return None
+        off, ch = self.bad_control
+        if self.codec == "utf-8":
+            kind = "a NUL byte" if ch == "\x00" else f"control byte 0x{ord(ch):02X}"
+            return EncodingProblem(path=self.path, message=f"not a text file: {kind} (binary data?)",
+                                   offset=off)
+        return EncodingProblem(
+            path=self.path,
+            message=f"not a text file: control character U+{ord(ch):04X} in {self.codec.upper()} text",
+            offset=off)
+
+
+def _describe_byte_at(path: str, offset: int) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            b = fh.read(1)
+    except OSError:
+        b = b""
+    return f"byte 0x{b[0]:02X}" if b else "end of data"
+
+
+class DecodedFile:
+    """A file decoded piece by piece, as :func:`decode_bytes` decodes it whole.
+
+    Opening it reads the file once to choose the encoding (raising
+    :class:`EncodingProblem` with the byte offset of the first bad byte, or
+    :class:`InputError` when the file cannot be read); :meth:`pieces` and
+    :meth:`lines` then read it again and decode it incrementally, with CRLF
+    and lone CR turned into LF even across piece boundaries. Joined, the
+    pieces are exactly ``decode_bytes(whole file)[0]``.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], chunk_size: int = CHUNK_SIZE):
+        self.path = os.fspath(path)
+        self.chunk_size = max(4, chunk_size)
+        self.encoding, self._start = self._scan()
+
+    def _open(self):
+        try:
+            if os.path.isdir(self.path):
+                raise IsADirectoryError(errno.EISDIR, "Is a directory", self.path)
+            return _open_for_reading(self.path)
+        except OSError as e:
+            raise InputError(path=self.path, message=f"cannot read: {_os_reason(e)}") from None
+
+    def _chunks(self, skip: int = 0, limit: int | None = None) -> Iterator[bytes]:
+        """The file's bytes from ``skip``, in chunks; at most up to byte
+        ``limit`` (the size the first pass saw: a file that grows meanwhile,
+        a download still running, is read as it was)."""
+        fh = self._open()
+        with fh:
+            try:
+                if skip:
+                    fh.seek(skip)
+                at = skip
+                for chunk in _iter_chunks(fh, self.chunk_size):
+                    if limit is not None and at + len(chunk) >= limit:
+                        yield chunk[:max(0, limit - at)]
+                        return
+                    at += len(chunk)
+                    yield chunk
+            except OSError as e:
+                raise InputError(path=self.path, message=f"cannot read: {_os_reason(e)}") from None
+
+    def _head(self) -> bytes:
+        fh = self._open()
+        with fh:
+            try:
+                return fh.read(4)
+            except OSError as e:
+                raise InputError(path=self.path, message=f"cannot read: {_os_reason(e)}") from None
+
+    def _check_codec(self, codec: str, start: int, how: str) -> None:
+        check = _StreamCheck(self.path, codec, start, how)
+        for chunk in self._chunks(start, self.size):
+            check.feed(chunk)
+        check.feed(b"", final=True)
+        problem = check.control_problem()
+        if problem is not None:
+            raise problem
+
+    def _scan(self) -> tuple[str, int]:
+        """The encoding decode_bytes would choose, and where the text starts."""
+        try:
+            self.size: int | None = os.stat(self.path).st_size
+        except OSError:
+            self.size = None
+        head = self._head()
+        if head.startswith(codecs.BOM_UTF8):
+            self._check_codec("utf-8", 3, "after a byte order mark")
+            return "utf-8-sig", 3
+        for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+            if head.startswith(bom):
+                self._check_codec(codec, 2, "after a byte order mark")
+                return codec, 2
+        size = 0
+        even_zero = odd_zero = 0
+        first_bad: int | None = None
+        utf8 = codecs.getincrementaldecoder("utf-8")()
+        utf8_ok = True
+        for chunk in self._chunks(0, self.size):
+            if 0 in chunk:
+                if size % 2 == 0:
+                    even_zero += chunk[0::2].count(0)
+                    odd_zero += chunk[1::2].count(0)
+                else:
+                    even_zero += chunk[1::2].count(0)
+                    odd_zero += chunk[0::2].count(0)
+            if first_bad is None:
+                bad = _BAD_CONTROL_RE.search(chunk)
+                if bad is not None:
+                    first_bad = size + bad.start()
+            if utf8_ok:
+                try:
+                    utf8.decode(chunk)
+                except UnicodeDecodeError:
+                    utf8_ok = False
+            size += len(chunk)
+        if utf8_ok:
+            try:
+                utf8.decode(b"", True)
+            except UnicodeDecodeError:
+                utf8_ok = False
+        if even_zero or odd_zero:
+            guess = _guess_utf16_counts(size, even_zero, odd_zero)
+            if guess is not None:
+                try:
+                    self._check_codec(guess, 0, "without a byte order mark")
+                    return guess, 0
+                except EncodingProblem:
+                    pass  # not UTF-16 after all: report the bytes below
+        if first_bad is not None:
+            b = self._byte_at(first_bad)
+            kind = "a NUL byte" if b == 0 else f"control byte 0x{b:02X}"
+            raise EncodingProblem(path=self.path, message=f"not a text file: {kind} (binary data?)",
+                                  offset=first_bad)
+        return ("utf-8" if utf8_ok else "cp1252"), 0
+
+    def _byte_at(self, offset: int) -> int:
+        fh = self._open()
+        with fh:
+            fh.seek(offset)
+            return fh.read(1)[0]
+
+    def raw_pieces(self) -> Iterator[str]:
+        """Decoded pieces, line endings as in the file."""
+        if self.encoding == "cp1252":
+            for chunk in self._chunks(0, self.size):
+                yield _decode_cp1252(chunk)
+            return
+        codec = "utf-8" if self.encoding == "utf-8-sig" else self.encoding
+        decoder = codecs.getincrementaldecoder(codec)()
+        at = self._start
+        try:
+            for chunk in self._chunks(self._start, self.size):
+                yield decoder.decode(chunk)
+                at += len(chunk)
+            yield decoder.decode(b"", True)
+        except UnicodeDecodeError as e:
+            # the first pass found none: the file was changed in between
+            raise EncodingProblem(path=self.path, offset=at,
+                                  message=f"the file changed while it was read (invalid "
+                                  f"{codec.upper()} near here: {e.reason})") from None
+
+    def pieces(self) -> Iterator[str]:
+        """Decoded pieces with every line ending turned into ``"\\n"``."""
+        carry_cr = False
+        for piece in self.raw_pieces():
+            if not piece:
+                continue
+            if carry_cr:
+                piece = "\r" + piece
+            carry_cr = piece.endswith("\r")
+            if carry_cr:
+                piece = piece[:-1]
+            if piece:
+                yield normalise_newlines(piece)
+        if carry_cr:
+            yield "\n"
+
+    def lines(self) -> Iterator[str]:
+        """The lines of the text, each with its ``"\\n"`` (the last one
+        without, when the file has no final newline)."""
+        partial: list[str] = []
+        for piece in self.pieces():
+            segs = piece.split("\n")
+            if len(segs) == 1:
+                partial.append(piece)
+                continue
+            partial.append(segs[0])
+            yield "".join(partial) + "\n"
+            for seg in segs[1:-1]:
+                yield seg + "\n"
+            partial = [segs[-1]] if segs[-1] else []
+        if partial:
+            yield "".join(partial)
+
+    def read(self) -> str:
+        """The whole text (for small files, or when a whole text is needed)."""
+        return "".join(self.pieces())
+
+
+def open_decoded(path: str | os.PathLike[str], chunk_size: int = CHUNK_SIZE) -> DecodedFile:
+    """A :class:`DecodedFile` for ``path`` (raises like :func:`read_text`)."""
+    return DecodedFile(path, chunk_size)
+
+
 def _os_reason(e: OSError) -> str:
     if isinstance(e, FileNotFoundError):
         return "no such file or directory"
@@ -199,6 +473,22 @@ def _os_reason(e: OSError) -> str:
     if isinstance(e, NotADirectoryError):
         return "a component of the path is not a directory"
     return e.strerror or str(e)
+
+
+def _nonblocking_opener(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+def _open_for_reading(label: str):
+    """``open(label, "rb")``, except that a FIFO with no writer does not
+    block: it is opened without waiting and then reads as empty."""
+    fh = open(label, "rb", opener=_nonblocking_opener)
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fh.fileno(), True)
+    except OSError:
+        pass
+    return fh
 
 
 def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
@@ -217,7 +507,7 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
     try:
         if os.path.isdir(label):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", label)
-        with open(label, "rb") as fh:
+        with _open_for_reading(label) as fh:
             data = fh.read()
     except OSError as e:
         raise InputError(path=label, message=f"cannot read: {_os_reason(e)}") from None
@@ -281,6 +571,9 @@ def atomic_write(
     failure the temporary file is removed, the previous file (if any) is left
     untouched and ``OutputError`` explains what went wrong.  A replaced file
     keeps its permission bits; a new one gets the usual ``0o666 & ~umask``.
+    An existing character device or pipe (``/dev/null``, ``/dev/stdout``,
+    ``/dev/full``, a FIFO) is written to directly, never replaced; a block
+    device or socket is refused.
     A ``str`` is encoded with ``encoding``; newlines are written as given.
     """
     if isinstance(path, str) and path == "-":
@@ -301,6 +594,13 @@ def atomic_write(
         raise TypeError(f"atomic_write needs str or bytes, not {type(data).__name__}")
 
     label = os.fspath(path)
+    try:
+        st = os.stat(label)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        _write_special(label, st, payload)
+        return
     target = Path(label)
     if target.is_symlink():  # write through the link, keep the link
         target = Path(os.path.realpath(target))
@@ -311,6 +611,8 @@ def atomic_write(
         raise OutputError(f"{label}: already exists (use --force to overwrite it)")
     folder = target.parent
     if not folder.is_dir():
+        if os.path.exists(folder):
+            raise OutputError(f"{label}: {str(folder)!r} is not a folder")
         raise OutputError(f"{label}: folder {str(folder)!r} does not exist")
 
     if exists:
@@ -372,6 +674,37 @@ def atomic_write(
             except OSError:
                 pass
     _fsync_dir(folder)
+
+
+def _write_special(label: str, st: os.stat_result, payload: bytes) -> None:
+    """Write to an existing character device or pipe (``/dev/null``,
+    ``/dev/stdout``, a FIFO): there is no file to replace, so the data go
+    straight to it (``--force`` is not needed). Anything else that is not a
+    regular file (a block device, a socket) is refused."""
+    mode = st.st_mode
+    if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) \
+            else "not a regular file"
+        raise OutputError(f"{label}: is {kind}; nothing was written")
+    step = "open"
+    try:
+        # a FIFO nobody reads would block an ordinary open: fail at once instead
+        fd = os.open(label, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        reason = "no process reads this pipe" if e.errno == errno.ENXIO else _os_reason(e)
+        raise OutputError(f"{label}: cannot {step}: {reason}; nothing was written") from None
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        step = "write"
+        _write_all(fd, payload)
+    except OSError as e:
+        raise OutputError(f"{label}: cannot {step}: {_os_reason(e)}") from None
+    finally:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def _fsync_dir(folder: Path) -> None:

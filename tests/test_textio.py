@@ -475,3 +475,167 @@ def test_atomic_write_type_check(tmp_path):
 def test_doctests():
     result = doctest.testmod(textio)
     assert result.failed == 0 and result.attempted >= 4
+
+
+# ---------------------------------------------------------------------------
+# DecodedFile: a big file decoded piece by piece, exactly as decode_bytes does
+# ---------------------------------------------------------------------------
+
+def _decoded(path, chunk_size):
+    """(text from pieces, text from lines, encoding) or the error's details."""
+    try:
+        df = textio.DecodedFile(path, chunk_size)
+        pieces = "".join(df.pieces())
+        lines = list(df.lines())
+        assert all(line.endswith("\n") for line in lines[:-1])
+        assert all("\n" not in line[:-1] for line in lines)
+        return ("ok", pieces, "".join(lines), df.encoding)
+    except InputError as e:
+        return ("error", type(e).__name__, e.offset, e.message)
+
+
+def _whole(data, path):
+    try:
+        text, enc = decode_bytes(data, path)
+        return ("ok", text, text, enc)
+    except InputError as e:
+        return ("error", type(e).__name__, e.offset, e.message)
+
+
+_PIECES = [b"a", b" ", b"\r", b"\n", b"\r\n", b"\x00", b"\x01", b"\x1a", b"\xc3", b"\xbc",
+           b"\xff", b"\xfe", b"\xd8", b"\xdc", b"\x81", b"\x9d", "ü".encode(), "€".encode(),
+           "ü".encode("utf-16-le"), "ü".encode("utf-16-be"), "Ñ".encode("cp1252"),
+           "\U0001f3b2".encode(), "\U0001f3b2".encode("utf-16-le")]
+
+
+@given(body=st.lists(st.sampled_from(_PIECES), max_size=40),
+       bom=st.sampled_from([b"", b"", codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE]),
+       chunk_size=st.integers(min_value=1, max_value=9))
+@settings(max_examples=400, deadline=None)
+def test_decoded_file_is_decode_bytes(tmp_path_factory, body, bom, chunk_size):
+    data = bom + b"".join(body)
+    p = tmp_path_factory.mktemp("dec") / "x.mat"
+    p.write_bytes(data)
+    assert _decoded(p, chunk_size) == _whole(data, str(p))
+
+
+@given(text=st.text(max_size=60), codec=st.sampled_from(["utf-8", "utf-16-le", "utf-16-be", "cp1252"]),
+       chunk_size=st.integers(min_value=1, max_value=9))
+@settings(max_examples=300, deadline=None)
+def test_decoded_file_is_decode_bytes_for_text(tmp_path_factory, text, codec, chunk_size):
+    try:
+        data = text.encode(codec)
+    except UnicodeEncodeError:
+        return
+    p = tmp_path_factory.mktemp("dec") / "x.mat"
+    for raw in (data, {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE,
+                       "utf-16-be": codecs.BOM_UTF16_BE, "cp1252": b""}[codec] + data):
+        p.write_bytes(raw)
+        assert _decoded(p, chunk_size) == _whole(raw, str(p))
+
+
+def test_decoded_file_crlf_split_across_pieces(tmp_path):
+    p = tmp_path / "x.mat"
+    p.write_bytes(b"abc\r\ndef\r\rg\rh\r")
+    for size in range(1, 8):
+        df = textio.DecodedFile(p, size)
+        assert list(df.lines()) == ["abc\n", "def\n", "\n", "g\n", "h\n"]
+
+
+def test_decoded_file_errors_like_read_text(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        textio.open_decoded(tmp_path / "nope.mat")
+    with pytest.raises(InputError, match="is a directory"):
+        textio.open_decoded(tmp_path)
+    p = tmp_path / "bin.mat"
+    p.write_bytes(b"x" * 5000 + b"\x00" + b"y" * 5000)
+    with pytest.raises(EncodingProblem) as exc:
+        textio.DecodedFile(p, 1024)
+    assert exc.value.offset == 5000
+
+
+def test_decoded_file_reads_in_constant_memory(tmp_path):
+    import tracemalloc
+    p = tmp_path / "big.mat"
+    line = "  1) 31: 8/5 6/5                 62: 24/18 13/11\r\n".encode("cp1252")
+    with open(p, "wb") as fh:
+        for _ in range(8):
+            fh.write(line * 20_000 + b"\xe9\r\n")  # cp1252: not UTF-8
+    tracemalloc.start()
+    try:
+        df = textio.DecodedFile(p, 1 << 16)
+        n = sum(1 for _ in df.lines())
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert df.encoding == "cp1252" and n == 8 * 20_001
+    assert peak < 2_000_000 < p.stat().st_size
+
+
+# ---------------------------------------------------------------------------
+# read_text and atomic_write: pipes and devices
+# ---------------------------------------------------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_read_text_fifo_without_writer_does_not_block(tmp_path):
+    p = tmp_path / "pipe.mat"
+    os.mkfifo(p)
+    assert read_text(p) == ("", "utf-8")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
+def test_atomic_write_to_a_device_writes_through(tmp_path):
+    atomic_write("/dev/null", "anything")             # no --force needed: nothing to clobber
+    atomic_write("/dev/null", b"anything", force=True)
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_atomic_write_to_dev_full(tmp_path):
+    with pytest.raises(OutputError, match="/dev/full: cannot write: No space left on device"):
+        atomic_write("/dev/full", "x" * 100_000, force=True)
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    with pytest.raises(OutputError, match="'/dev/full' is not a folder"):
+        atomic_write("/dev/full/out.mat", "x")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_atomic_write_to_a_fifo_nobody_reads_fails_at_once(tmp_path):
+    p = tmp_path / "pipe"
+    os.mkfifo(p)
+    with pytest.raises(OutputError, match="no process reads this pipe; nothing was written"):
+        atomic_write(p, "x")
+    assert stat.S_ISFIFO(os.stat(p).st_mode) and os.listdir(tmp_path) == ["pipe"]
+
+
+def test_atomic_write_refuses_a_socket(tmp_path):
+    import socket
+    p = tmp_path / "s"
+    sock = socket.socket(socket.AF_UNIX)
+    try:
+        sock.bind(str(p))
+        with pytest.raises(OutputError, match="is a socket; nothing was written"):
+            atomic_write(p, "x", force=True)
+    finally:
+        sock.close()
+
+
+def test_decoded_file_growing_meanwhile_is_read_as_it_was(tmp_path):
+    # a download still running: the bytes added after the first pass are not read
+    p = tmp_path / "partial.mat"
+    p.write_bytes("Jürgen\r\n".encode("utf-8") * 1000)
+    df = textio.DecodedFile(p, 64)
+    with open(p, "ab") as fh:
+        fh.write(b"\xff\xfe more \x00 bytes")
+    assert df.read() == "Jürgen\n" * 1000 and df.encoding == "utf-8"
+
+
+def test_decoded_file_changed_meanwhile_is_an_encoding_problem(tmp_path):
+    p = tmp_path / "changed.mat"
+    p.write_bytes("Jürgen\n".encode("utf-8") * 100)
+    df = textio.DecodedFile(p, 64)
+    data = bytearray(p.read_bytes())
+    data[300] = 0xFF  # the same size, not UTF-8 any more
+    p.write_bytes(bytes(data))
+    with pytest.raises(EncodingProblem, match="changed while it was read"):
+        df.read()

@@ -1,0 +1,178 @@
+"""Figures for hostile input: time and peak memory of the slow cases.
+
+    python bench/hostile.py                 # everything (several minutes)
+    python bench/hostile.py archive shapes  # some of: archive files games shapes
+    python bench/hostile.py archive --size-mb 50 --files 10000
+
+- archive: validate a match file of --size-mb megabytes (default 200) that
+  holds thousands of matches one after another, and one a tenth of its size:
+  the peak memory must not grow with the file (it is read match by match);
+- files: validate a folder of --files files (default 100,000);
+- games: validate and convert one match of 10,000 games;
+- shapes: lines of 250 KB and 1 MB of each hostile shape (slashes, spaces,
+  cells...): the time must grow linearly (a ratio near 4, not 16).
+
+Every measurement runs in a fresh process; peak memory is its maximum
+resident set size (with its worker processes, for the folder). Inputs are
+made from examples/ in a temporary folder and deleted afterwards.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+def child(code: str, *args: str) -> dict:
+    """Run ``code`` in a fresh interpreter; its time and peak memory (MiB)."""
+    wrapper = (
+        "import json, resource, sys, time\n"
+        "t0 = time.perf_counter()\n"
+        f"{code}\n"
+        "self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "kids_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(json.dumps({'seconds': time.perf_counter() - t0, 'peak_mib': self_kb / 1024,"
+        " 'children_peak_mib': kids_kb / 1024, 'out': OUT}))\n")
+    res = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True,
+                         cwd=str(ROOT))
+    if res.returncode != 0:
+        raise SystemExit(f"benchmark child failed:\n{res.stderr}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def archive_unit(n_matches: int = 40) -> str:
+    examples = [p.read_text(encoding="utf-8") for p in sorted(EXAMPLES.glob("*.mat"))]
+    return "".join(f'; [Match "{i}"]\n' + examples[i % len(examples)] + "\n"
+                   for i in range(n_matches))
+
+
+def write_archive(path: Path, megabytes: int) -> int:
+    unit = archive_unit().encode("utf-8")
+    n = max(1, (megabytes << 20) // len(unit))
+    with open(path, "wb") as fh:
+        for _ in range(n):
+            fh.write(unit)
+    return n * 40
+
+
+CHECK = ("from gamao_cli.checking import check_file\n"
+         "r = check_file(sys.argv[1])\n"
+         "OUT = {'unreadable': r.unreadable, 'matches': len(r.matches), 'games': r.games,"
+         " 'errors': r.errors}")
+
+
+def bench_archive(tmp: Path, megabytes: int) -> None:
+    for mb in (max(1, megabytes // 10), megabytes):
+        p = tmp / f"archive-{mb}.mat"
+        matches = write_archive(p, mb)
+        r = child(CHECK, str(p))
+        print(f"archive {p.stat().st_size / 2**20:6.0f} MiB, {matches} matches: "
+              f"validate {r['seconds']:6.1f} s, peak {r['peak_mib']:6.0f} MiB   {r['out']}",
+              flush=True)
+        p.unlink()
+
+
+def bench_files(tmp: Path, count: int) -> None:
+    text = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text(encoding="utf-8")
+    folder = tmp / "many"
+    t = time.perf_counter()
+    per = 1000
+    for i in range(0, count, per):
+        sub = folder / f"d{i // per:04d}"
+        sub.mkdir(parents=True)
+        for j in range(min(per, count - i)):
+            (sub / f"m{j:04d}.mat").write_text(text, encoding="utf-8")
+    made = time.perf_counter() - t
+    code = ("import subprocess\n"
+            "res = subprocess.run([sys.executable, '-m', 'gamao_cli', 'validate', '--quiet', sys.argv[1]],"
+            " capture_output=True, text=True)\n"
+            "OUT = {'exit': res.returncode, 'summary': res.stdout.strip()[-80:]}")
+    r = child(code, str(folder))
+    print(f"folder of {count} files (made in {made:.0f} s): validate {r['seconds']:6.1f} s, "
+          f"peak {r['children_peak_mib']:6.0f} MiB (largest process)   {r['out']}", flush=True)
+
+
+def bench_games(tmp: Path, n: int = 10_000) -> None:
+    text = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text(encoding="utf-8")
+    body = text[text.index(" Game 1"):text.index(" Game 2")].split("\n", 2)[2]
+    p = tmp / "games.mat"
+    p.write_text(" 0 point match\n\n" + "".join(
+        f" Game {i}\n Player_1 : 0                   Player_2 : 0\n" + body
+        for i in range(1, n + 1)), encoding="utf-8")
+    r = child(CHECK, str(p))
+    print(f"one match of {n} games ({p.stat().st_size / 2**20:.1f} MiB): validate "
+          f"{r['seconds']:6.1f} s, peak {r['peak_mib']:6.0f} MiB   {r['out']}", flush=True)
+    for target in ("mat", "json", "sgf"):
+        code = ("import subprocess\n"
+                "res = subprocess.run([sys.executable, '-m', 'gamao_cli', 'convert', sys.argv[1],"
+                f" '--to', '{target}', '-o', sys.argv[2], '--force'], capture_output=True, text=True)\n"
+                "OUT = {'exit': res.returncode}")
+        r = child(code, str(p), str(tmp / f"games.{target}"))
+        print(f"  convert --to {target}: {r['seconds']:6.1f} s, peak "
+              f"{r['children_peak_mib']:6.0f} MiB   {r['out']}", flush=True)
+
+
+HDR = " 1 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
+SHAPES = {
+    "x-line": lambda n: HDR + "  1) 31: " + "x" * n + "\n",
+    "slashes": lambda n: HDR + "  1) 31: " + "/" * n + "\n",
+    "slash-chain": lambda n: HDR + "  1) 31: 8" + "/5" * (n // 2) + "\n",
+    "spaces": lambda n: HDR + "  1) 31: 8/5" + " " * n + "x\n",
+    "tabs": lambda n: HDR + "  1)" + "\t" * n + "x\n",
+    "colons": lambda n: " 1 point match\n\n Game 1\n" + ":" * n + "\n",
+    "name-words": lambda n: " 1 point match\n\n Game 1\n " + "A " * (n // 2) + ": 0  Bob : 0\n",
+    "cells": lambda n: HDR + "  1) " + "31: 8/5 6/5 " * (n // 12) + "\n",
+    "digits": lambda n: HDR + "  1) 31: " + "8/5 " * (n // 4) + "\n",
+    "repeat-9": lambda n: HDR + "  1) 31: " + "8/5(9) " * (n // 7) + "\n",
+    "repeat-99": lambda n: HDR + "  1) 31: " + "8/5(99) " * (n // 8) + "\n",
+    "tags": lambda n: '; [Event "x"]\n' * (n // 15) + " 1 point match\n",
+}
+
+
+def bench_shapes(tmp: Path) -> None:
+    code = ("from gamao_cli.checking import check_file\n"
+            "r = check_file(sys.argv[1])\n"
+            "OUT = (r.diagnostics[0].code if r.diagnostics else 'ok')")
+    for name, make in SHAPES.items():
+        times = []
+        for n in (250_000, 1_000_000):
+            p = tmp / f"{name}.mat"
+            p.write_text(make(n), encoding="utf-8")
+            r = child(code, str(p))
+            times.append(r["seconds"])
+        ratio = times[1] / max(times[0], 1e-3)
+        print(f"shape {name:12} 250 KB {times[0]:6.2f} s, 1 MB {times[1]:6.2f} s "
+              f"(x{ratio:4.1f}), peak {r['peak_mib']:5.0f} MiB -> {r['out']}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", nargs="*", default=["archive", "files", "games", "shapes"],
+                    choices=["archive", "files", "games", "shapes"])
+    ap.add_argument("--size-mb", type=int, default=200)
+    ap.add_argument("--files", type=int, default=100_000)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="gamao-hostile-") as tmp:
+        tmp_path = Path(tmp)
+        for what in args.what:
+            if what == "archive":
+                bench_archive(tmp_path, args.size_mb)
+            elif what == "files":
+                bench_files(tmp_path, args.files)
+            elif what == "games":
+                bench_games(tmp_path)
+            else:
+                bench_shapes(tmp_path)
+
+
+if __name__ == "__main__":
+    os.environ.pop("GAMAO_DEBUG", None)
+    main()
