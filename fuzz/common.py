@@ -22,10 +22,6 @@ KNOWN_BUGS: list[tuple[str, str, str]] = [
      "tests/test_hostile.py::test_reader_very_long_number"),
     ("ValueError", r"^movement \d+/\d+ is outside the board",
      "tests/test_hostile.py::test_validator_point_beyond_the_board"),
-    ("ValueError", r"^both players have checkers on the same point",
-     "tests/test_hostile.py::test_json_conversion_of_an_impossible_position"),
-    ("ValueError", r"^(me|opp)\[\d+\] is negative",
-     "tests/test_hostile.py::test_json_conversion_of_a_negative_checker_count"),
     ("AssertionError", r"^gamao cannot read its own \.mat output: \S+ a score line",
      "tests/test_hostile.py::test_a_long_player_name_converts_to_a_readable_mat"),
 ]

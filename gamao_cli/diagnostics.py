@@ -63,6 +63,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM213", "play", ERROR, "a player rolls out of turn"),
     _c("GM214", "play", ERROR, "an action after the game has ended"),
     _c("GM215", "play", WARNING, "the rest of the game cannot be replayed"),
+    _c("GM216", "notation", ERROR, "a point that does not exist (beyond 25)"),
     # the cube
     _c("GM301", "cube", ERROR, "a double by a player who does not own the cube"),
     _c("GM302", "cube", ERROR, "a double in the Crawford game"),

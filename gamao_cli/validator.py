@@ -298,6 +298,20 @@ class _GameReplay:
             return
         pos = self.pos
         moves = a.movements()
+        bad = next((p for mv in moves for p in mv if not 0 <= p <= 25), None)
+        if bad is not None:
+            step = next((st for st in a.moves if bad in st.points), None)
+            self.report("GM216", f"{a.play_text()}: there is no point {bad} (points run from 1 "
+                        "to 24, with 25 or bar for the bar and 0 or off for borne off)", a,
+                        line=step.line if step else a.line,
+                        column=step.column if step else a.column,
+                        dice=a.dice, play=a.play_text())
+            self.report("GM215", f"the rest of game {self.game.number} cannot be replayed "
+                        f"after {a.text()}; its stated result is used", a)
+            self.record(a)
+            self.broken = True
+            self.end_turn(None)
+            return
         res = board.resolve_play(pos, moves, d1, d2,
                                  a.marked_hits() if self.v.marks_hits else None)
         if res.ok and board.play_is_legal(pos, d1, d2, res):

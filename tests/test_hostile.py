@@ -27,13 +27,12 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import EXAMPLES, ROOT
-from gamao_cli import checking, loading, streaming
+from gamao_cli import loading, streaming
 from gamao_cli.checking import check_file
 from gamao_cli.cli import main
-from gamao_cli.errors import InputError, NotAMatchFile, SyntaxProblem
+from gamao_cli.errors import SyntaxProblem
 from gamao_cli.loading import load_path, load_text
 from gamao_cli.matfile_reader import read_matches
-from gamao_cli.textio import decode_bytes
 
 REGRESSIONS = ROOT / "tests" / "regressions"
 CLEAN = EXAMPLES / "gnubg-selfplay-5pt.mat"
@@ -155,6 +154,23 @@ def test_not_text_is_reported_with_its_byte_offset(tmp_path):
     res = gamao("convert", str(bad), "--to", "json", "-o", str(tmp_path / "out.json"))
     assert res.returncode == 2 and f"byte {cut}" in res.stderr
     assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("name, raw", [
+    ("utf-32-le", codecs.BOM_UTF32_LE + " 1 point match\n".encode("utf-32-le")),
+    ("utf-32-be", codecs.BOM_UTF32_BE + " 1 point match\n".encode("utf-32-be")),
+    ("gzip", b"\x1f\x8b\x08\x00" + bytes(range(40))),
+    ("png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+    ("utf-16-odd", codecs.BOM_UTF16_BE + " 1 point match".encode("utf-16-be")[:-1]),
+    ("broken-utf8-bom", codecs.BOM_UTF8 + b" 1 point match\n Game 1\n \xc3(\n"),
+])
+def test_files_in_no_known_encoding_name_a_byte(tmp_path, name, raw):
+    p = tmp_path / f"{name}.mat"
+    p.write_bytes(raw)
+    r = check_file(str(p))
+    assert r.unreadable and r.internal_error is None
+    [d] = r.diagnostics
+    assert d.code == "GM003" and re.search(r"\(at byte \d+\)$", d.message), d.message
 
 
 def test_invalid_utf16_names_the_offset(tmp_path):
@@ -321,29 +337,41 @@ def test_reader_refuses_a_huge_repeat_count():
 
 # -- a validator crash stays with its file -----------------------------------
 
-def test_validator_crash_is_reported_for_its_file_and_the_others_are_checked(tmp_path):
-    shutil.copy(REGRESSIONS / "point-beyond-board.mat", tmp_path / "a-crash.mat")
+def _crash_on(name: str, monkeypatch) -> None:
+    """Make the validator crash on files whose path contains ``name``."""
+    import gamao_cli.checking as checking
+    real = checking.validate_match
+
+    def crashing(match, *a, **k):
+        if name in match.path:
+            raise ValueError("movement 999/5 is outside the board")
+        return real(match, *a, **k)
+    monkeypatch.setattr(checking, "validate_match", crashing)
+
+
+def test_validator_crash_is_reported_for_its_file_and_the_others_are_checked(tmp_path, monkeypatch):
+    _crash_on("a-crash", monkeypatch)
+    shutil.copy(CLEAN, tmp_path / "a-crash.mat")
     shutil.copy(ILLEGAL, tmp_path / "b-illegal.mat")
     r = check_file(str(tmp_path / "a-crash.mat"))
     assert r.unreadable and r.internal_error and "outside the board" in r.internal_error
     [d] = r.diagnostics
-    assert d.code == "GM004" and "internal error" in d.message and d.line == 1
-    res = gamao("validate", "--jobs", "2", str(tmp_path))
-    assert res.returncode == 2, res.stderr
-    assert "a-crash.mat:1: GM004 error internal error while checking" in res.stdout
-    assert "b-illegal.mat:9:38: GM202" in res.stdout
-    assert "Traceback" not in res.stdout + res.stderr
+    assert d.code == "GM004" and "internal error" in d.message
+    res = run("validate", "--jobs", "1", str(tmp_path))
+    assert res.exit_code == 2
+    assert "a-crash.mat" in res.output and "GM004 error internal error while checking" in res.output
+    assert "b-illegal.mat:9:38: GM202" in res.output
+    assert "Traceback" not in res.output
 
 
-def test_gamao_debug_lets_an_internal_error_through(monkeypatch):
+def test_gamao_debug_lets_an_internal_error_through(monkeypatch, tmp_path):
+    _crash_on("a-crash", monkeypatch)
+    shutil.copy(CLEAN, tmp_path / "a-crash.mat")
     monkeypatch.setenv("GAMAO_DEBUG", "1")
     with pytest.raises(ValueError, match="outside the board"):
-        check_file(str(REGRESSIONS / "point-beyond-board.mat"))
+        check_file(str(tmp_path / "a-crash.mat"))
 
 
-@pytest.mark.xfail(strict=True, reason="board.resolve_play raises ValueError for a step from "
-                   "a point beyond 25 (the grammar reads points of 1-3 digits) instead of a "
-                   "diagnostic")
 def test_validator_point_beyond_the_board():
     from gamao_cli.validator import validate_match
     [match] = read_matches((REGRESSIONS / "point-beyond-board.mat").read_text(), "p.mat")
@@ -362,6 +390,33 @@ def test_json_conversion_of_an_impossible_position():
     actions = [a for g in doc["games"] for a in g["actions"]]
     assert any("position_id" in a for a in actions)
     assert any("on_roll" in a and "position_id" not in a for a in actions)
+
+
+@pytest.mark.xfail(strict=True, reason="board.resolve_play's full search checks that a "
+                   "movement's source holds a checker only at its first die step: when the "
+                   "steps of two movements interleave, 13/7 can move the checker that "
+                   "bar/19/13/7 is carrying, leaving -1 checkers on 13 (found by "
+                   "fuzz/fuzz_matfile.py; JSON conversion then met a negative count)")
+def test_resolve_play_never_leaves_a_negative_checker_count():
+    from gamao_cli.board import Position, resolve_play
+    # on the bar, nothing on 13, lone opposing checkers on 19 and 7 (hit on the way)
+    me = (0, 0, 2, 2, 3, 3, 3, 0, 1) + (0,) * 16 + (1,)
+    opp = (2, 3, 0, 2, 3, 2, 1, 0, 0, 1) + (0,) * 8 + (1,) + (0,) * 7
+    r = resolve_play(Position(me, opp), [(25, 7), (13, 7)], 6, 6)
+    assert not r.ok or min(r.position.me) >= 0 and min(r.position.opp) >= 0, r.steps
+
+
+@pytest.mark.xfail(strict=True, reason="matfile_writer writes the score line as ' %-31s%s : %d' "
+                   "(GNU Backgammon's layout): a left name and score of 31 characters or more "
+                   "leave no gap before the right name, and the reader rejects the line "
+                   "(found by fuzz/fuzz_sgf.py)")
+def test_a_long_player_name_converts_to_a_readable_mat(tmp_path):
+    from gamao_cli.conversion import convert
+    long_name = "Jonathan-Alexander-Montgomery-Smith"
+    text = CLEAN.read_text(encoding="utf-8").replace("Player_1", long_name)
+    out = convert(load_text(text, "long.mat"), "mat").text
+    [back] = load_text(out, "converted.mat")
+    assert back.players == (long_name, "Player_2")
 
 
 def test_a_crash_while_converting_leaves_no_file(tmp_path):
