@@ -143,14 +143,15 @@ def variant_key(name: str) -> str:
     Case, spaces, dashes and underscores do not matter; plain "HyperGammon" is
     the 3-checker game.
 
-    >>> [variant_key(n) for n in ("Backgammon", "HyperGammon", "Hypergammon 2", "LongGammon")]
-    ['backgammon', 'hypergammon3', 'hypergammon2', 'longgammon']
+    >>> [variant_key(n) for n in ("Backgammon", "HyperGammon", "Hypergammon 2", "HyperGammon (1)", "LongGammon")]
+    ['backgammon', 'hypergammon3', 'hypergammon2', 'hypergammon1', 'longgammon']
     >>> variant_key("Acey-deucey")
     Traceback (most recent call last):
     ...
     gamao_cli.errors.UnknownVariant: unknown variant 'Acey-deucey' (known: backgammon, nackgammon, hypergammon1, hypergammon2, hypergammon3, longgammon)
     """
-    key = re.sub(r"[\s_\-]+", "", str(name)).lower()
+    # "HyperGammon (2)" is how GNU Backgammon's match files name it
+    key = re.sub(r"[\s_\-()]+", "", str(name)).lower()
     key = _ALIASES.get(key, key)
     m = re.fullmatch(r"([123])(?:checkers?|chequers?)hypergammon", key)
     if m:

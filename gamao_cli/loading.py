@@ -49,8 +49,10 @@ MAX_REPEAT = 9
 
 def detect_format(text: str) -> str:
     """``"sgf"``, ``"json"`` or ``"mat"`` from the first non-blank character."""
-    head = text.lstrip()[:2]
-    if head.startswith("(;") or head == "(" and text.lstrip()[1:].lstrip().startswith(";"):
+    stripped = text.lstrip()
+    head = stripped[:2]
+    # SGF: "(" then ";" with any white space between ("( ;", "(\n;")
+    if stripped.startswith("(") and stripped[1:].lstrip().startswith(";"):
         return "sgf"
     if head.startswith("{"):
         return "json"

@@ -224,8 +224,15 @@ class _GameReplay:
         player = action.player
         if self.pending is not None:
             offerer, kind, dbl = self.pending
-            self.report("GM304", f"{dbl.text()} by {self.v.name(offerer)} is never answered "
-                        "(no take or drop follows)", dbl)
+            if kind != "double" and player != offerer:
+                # GNU Backgammon writes no take after a beaver (or raccoon):
+                # the doubler rolling on accepts it
+                self.cube *= 2
+                self.cube_turned = True
+                self.owner = offerer
+            else:
+                self.report("GM304", f"{dbl.text()} by {self.v.name(offerer)} is never "
+                            "answered (no take or drop follows)", dbl)
             self.pending = None
         if self.turn is None:
             self.turn = player

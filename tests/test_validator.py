@@ -224,3 +224,13 @@ def test_no_cube_rule():
                      "  2)  Doubles => 2                Drops\n      Wins 1 point\n",
                      length=5, tags='; [CubeLimit "1"]')
     assert [d.code for d in diagnostics(text) if d.severity == "error"] == ["GM307"]
+
+
+def test_a_beaver_followed_by_the_doublers_roll_is_accepted():
+    """GNU Backgammon's match files write no take after a beaver."""
+    text = _one_game("  1) 31: 8/5 6/5                 61: 13/7 8/7\n"
+                     "  2)  Doubles => 2                Beavers => 4\n"
+                     "  3) 62: 13/7 13/11\n", tags='; [Beaver "On"]')
+    assert [d.code for d in diagnostics(text) if d.severity != "info"] == []
+    [match] = read_matches(text)
+    assert validate_match(match).games[0].cube == 4
