@@ -324,7 +324,7 @@ class MatchFileBuilder(Transformer):
                 first = False
                 if number is None:
                     side = 0 if column < LONE_CELL_RIGHT_COLUMN else 1
-                elif cm.end(3) - cm.start(3) >= RIGHT_GAP_WIDTH:
+                elif cm.end(_GAP_GROUP) - cm.start(_GAP_GROUP) >= RIGHT_GAP_WIDTH:
                     side = 1
             if group == roll_play:  # most cells
                 cell = cm.group(group)

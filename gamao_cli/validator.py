@@ -17,8 +17,8 @@ stated result still counts for the score.
 ...   1) 31: 8/5 6/5                 61: 13/7 8/6
 ... '''
 >>> report = validate_match(read_matches(text, "ex.mat")[0])
->>> [d.format_text() for d in report.diagnostics][0]
-'ex.mat:7:39: GM202 error 8/6 moves 2 pips, but no die shows 2; legal: 13/7 8/7, 24/18 8/7, 24/23 13/7, 24/23 24/18, 13/12 13/7'
+>>> [d.format_text() for d in report.diagnostics if d.code == "GM202"][0]
+'ex.mat:6:43: GM202 error 13/7 8/6 with 6-1: 8/6 moves 2 pips, but no die shows 2; legal: 13/7 7/6, 13/7 8/7, 13/7 24/23, 13/7 6/5, 24/18 8/7'
 """
 from __future__ import annotations
 
