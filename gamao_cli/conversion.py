@@ -9,7 +9,7 @@ hit marks set from the replay. ``json``: :mod:`gamao_cli.json_format`.
 >>> text = (" 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n"
 ...         "  1) 65: 24/13                   62: 24/18* 13/11\\n")
 >>> print([line for line in convert(read_matches(text), "mat").text.splitlines() if "1)" in line][0])
-  1) 65: 24/18 18/13              62: 24/18* 13/11
+  1) 65: 24/18 18/13             62: 24/18 13/11
 """
 from __future__ import annotations
 
