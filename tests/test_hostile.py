@@ -134,9 +134,6 @@ def test_line_endings_blanks_and_tabs_read_the_same(tmp_path, example):
         assert outcome(str(p)) == expected, name
 
 
-@pytest.mark.xfail(strict=True, reason="matfile_reader measures the gap after a move number "
-                   "and a lone cell's column in characters, so a tab counts as one column: tabs "
-                   "between the cells give cells to the wrong player (see the report)")
 def test_tabs_read_like_spaces_regression():
     text = (REGRESSIONS / "tab-gaps.mat").read_text(encoding="utf-8")
     assert "\t" in text
