@@ -521,14 +521,17 @@ _TRAILING_BLANKS = re.compile(r"(?<![ \t])[ \t]+$", re.M)
 
 def prepare_text(text: str) -> str:
     """What the grammar expects: ``\n`` line ends, no trailing blanks on any
-    line, a final newline. Tabs are expanded to 8-column stops, so that a
-    record laid out with tabs reads like one laid out with spaces (the cell
-    sides depend on how wide a gap is); columns then count a tab as the
-    spaces it stands for. Otherwise columns do not move."""
+    line, a final newline. Tabs outside tags and comments are expanded to
+    8-column stops, so that a record laid out with tabs reads like one laid
+    out with spaces (the cell sides depend on how wide a gap is); columns
+    then count a tab as the spaces it stands for. Otherwise columns do not
+    move."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\t" in text:
-        text = text.expandtabs(8)
+        # tags and comments keep their tabs (they are data)
+        text = "\n".join(line if line.lstrip()[:1] in (";", "#", "[") else line.expandtabs(8)
+                         for line in text.split("\n"))
     if " \n" in text or "\t\n" in text or text.endswith((" ", "\t")):
         text = _TRAILING_BLANKS.sub("", text)
     if not text.endswith("\n"):
