@@ -685,17 +685,14 @@ def _fail(problem: str, index: int, message: str) -> Resolution:
     return Resolution(False, problem=problem, index=index, message=message)
 
 
-def _resolve_in_written_order(pos, moves, d1, d2) -> Resolution | None:
-    """Fast path of :func:`resolve_play`: the movements in written order, each
-    with its first fitting dice; ``None`` when anything fails (the full search
-    then decides and explains)."""
-    me = list(pos.me)
-    opp = pos.opp
-    copied = False
+def _written_order_dice(moves, d1: int, d2: int):
+    """The dice each movement takes when the movements are read in written
+    order, each with its first fitting dice: ``(seqs, dice left unused)``, or
+    ``None`` when a movement fits no dice left (or is no movement at all)."""
     double = d1 == d2
     left = 4
     dice = [d1, d2]
-    steps = []
+    seqs = []
     for src, dst in moves:
         if not 0 < src <= 25 or not 0 <= dst < src:
             return None
@@ -729,6 +726,22 @@ def _resolve_in_written_order(pos, moves, d1, d2) -> Resolution | None:
                     return None
                 seq = (min(bigger),)
             dice.remove(seq[0])
+        seqs.append(seq)
+    return seqs, (left if double else len(dice))
+
+
+def _resolve_in_written_order(pos, moves, d1, d2) -> Resolution | None:
+    """Fast path of :func:`resolve_play`: the movements in written order, each
+    with its first fitting dice; ``None`` when anything fails (the full search
+    then decides and explains)."""
+    me = list(pos.me)
+    opp = pos.opp
+    copied = False
+    steps = []
+    seqs = _written_order_dice(moves, d1, d2)
+    if seqs is None:
+        return None
+    for (src, _dst), seq in zip(moves, seqs[0]):
         if not me[src]:
             return None
         cur = src
@@ -774,50 +787,16 @@ def _written_order_plan(moves, d1, d2):
     ``cur`` to ``t``, ``t <= 0`` for a bear-off (``t < 0``: with a larger
     die). ``None`` when its dice do not fit or leave a die unused (the full
     :func:`resolve_play` then decides)."""
-    double = d1 == d2
-    left = 4
-    dice = [d1, d2]
     plan = []
-    for src, dst in moves:
-        if not 0 < src <= 25 or not 0 <= dst < src:
-            return None
-        if double:
-            if dst:
-                k, r = divmod(src - dst, d1)
-                if r:
-                    return None
-            else:
-                k = -(-src // d1)
-            if k > left:
-                return None
-            left -= k
-            seq = (d1,) * k
-        elif dst:
-            dist = src - dst
-            if dist in dice:
-                dice.remove(dist)
-                seq = (dist,)
-            elif dist == d1 + d2 and len(dice) == 2:
-                dice.clear()
-                seq = (d1, d2)
-            else:
-                return None
-        else:
-            if src in dice:
-                seq = (src,)
-            else:
-                bigger = [d for d in dice if d > src]
-                if not bigger:
-                    return None
-                seq = (min(bigger),)
-            dice.remove(seq[0])
+    found = _written_order_dice(moves, d1, d2)
+    if found is None or found[1]:
+        return None   # the dice do not fit, or a die is left unused
+    for (src, _dst), seq in zip(moves, found[0]):
         cur = src
         for d in seq:
             t = cur - d
             plan.append((cur, t, 25 - t))
             cur = t if t > 0 else 0
-    if (left if double else len(dice)):
-        return None
     return tuple(plan)
 
 
