@@ -20,10 +20,6 @@ from gamao_cli.errors import EncodingProblem, InputError
 KNOWN_BUGS: list[tuple[str, str, str]] = [
     ("ValueError", r"^Exceeds the limit \(\d+ digits\) for integer string conversion",
      "tests/test_hostile.py::test_reader_very_long_number"),
-    ("ValueError", r"^movement \d+/\d+ is outside the board",
-     "tests/test_hostile.py::test_validator_point_beyond_the_board"),
-    ("AssertionError", r"^gamao cannot read its own \.mat output: \S+ a score line",
-     "tests/test_hostile.py::test_a_long_player_name_converts_to_a_readable_mat"),
 ]
 
 _KNOWN = [(name, re.compile(pat)) for name, pat, _test in KNOWN_BUGS]

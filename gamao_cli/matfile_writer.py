@@ -40,7 +40,10 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
     if game.score is not None:
         (n1, n2), (s1, s2) = game.score.names, game.score.scores
         left = f"{_rated(n1, game.score.ratings[0])} : {s1 if s1 is not None else 0}"
-        out.append(f" {left:<31}{_rated(n2, game.score.ratings[1])} : {s2 if s2 is not None else 0}")
+        # names too long for the 31 columns still need a gap before the next
+        gap = "" if len(left) < 31 else "  "
+        out.append(f" {left:<31}{gap}{_rated(n2, game.score.ratings[1])} : "
+                   f"{s2 if s2 is not None else 0}")
     for comment in game.comments:
         # comments read from a match file keep their marker; others (SGF's
         # C[...]) become "; text" lines, which read back as game comments

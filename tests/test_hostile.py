@@ -403,10 +403,6 @@ def test_resolve_play_never_leaves_a_negative_checker_count():
     assert not r.ok or min(r.position.me) >= 0 and min(r.position.opp) >= 0, r.steps
 
 
-@pytest.mark.xfail(strict=True, reason="matfile_writer writes the score line as ' %-31s%s : %d' "
-                   "(GNU Backgammon's layout): a left name and score of 31 characters or more "
-                   "leave no gap before the right name, and the reader rejects the line "
-                   "(found by fuzz/fuzz_sgf.py)")
 def test_a_long_player_name_converts_to_a_readable_mat(tmp_path):
     from gamao_cli.conversion import convert
     long_name = "Jonathan-Alexander-Montgomery-Smith"
