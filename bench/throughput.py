@@ -153,6 +153,7 @@ def cold_caches() -> None:
     (the command) would run."""
     matfile_reader._ROLL_PLAYS.clear()
     matfile_reader._step_shapes.cache_clear()
+    matfile_reader._SHAPES.clear()
     board._PLANS.clear()
     board._legal_plays_cached.cache_clear()
 

@@ -29,13 +29,14 @@ import functools
 import re
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import model as m
 from .errors import NotAMatchFile, SyntaxProblem
+from .matfile_limits import check_repeats, long_number_problem
 
 GRAMMAR_FILE = "matchfile.lark"
 
@@ -117,10 +118,18 @@ def parse_steps(text: str, line: int, column: int) -> tuple[m.Step, ...]:
 _POINT_WORDS = {"bar": m.BAR, "b": m.BAR, "off": m.OFF, "o": m.OFF}
 
 
-def _play_shape(text: str) -> tuple:
+_SHAPES: dict[str, tuple] = {}
+_SHAPES_MAX = 16384
+
+
+def _shape_of(text: str) -> tuple:
     """``m.play_shape(parse_steps(text, 0, 0))`` (the movements and hit-marked
-    points of a play text), made without the steps: a play's steps are
-    only made when asked for, its shape is what the validator needs."""
+    points of a play text), made without the steps: a play's steps are only
+    made when asked for, its shape is what the validator needs. Kept in
+    ``_SHAPES`` (emptied when full): the same plays recur across an archive."""
+    shape = _SHAPES.get(text)
+    if shape is not None:
+        return shape
     movements: list[tuple[int, int]] = []
     marked = set()
     words = _POINT_WORDS
@@ -145,7 +154,11 @@ def _play_shape(text: str) -> tuple:
                     marked.add(point)
             previous = point
         movements.extend(pairs * repeat)
-    return tuple(movements), frozenset(marked)
+    shape = tuple(movements), frozenset(marked)
+    if len(_SHAPES) >= _SHAPES_MAX:
+        _SHAPES.clear()
+    _SHAPES[text] = shape
+    return shape
 
 
 # -- cells: (text, line, column) -> action fields ------------------------------
@@ -155,16 +168,17 @@ _ROLL_PLAYS_MAX = 16384  # about 700 bytes an entry
 
 
 def _roll_play_info(cell: str) -> tuple:
-    """(dice, offset of the play text, (parse_steps, play text), shape) of a
-    ROLL_PLAY cell. Kept in ``_ROLL_PLAYS`` (emptied when full): the same
-    cells recur across a whole archive."""
+    """(dice, offset of the play text, :class:`m.PlayText`) of a ROLL_PLAY
+    cell (what :meth:`m.Play.from_text` takes). Kept in
+    ``_ROLL_PLAYS`` (emptied when full): the same cells recur across a whole
+    archive."""
     info = _ROLL_PLAYS.get(cell)
     if info is None:
         i = 3
         while cell[i] in " \t":
             i += 1
         play = cell[i:]
-        info = (ord(cell[0]) - 48, ord(cell[1]) - 48), i, (parse_steps, play), _play_shape(play)
+        info = (ord(cell[0]) - 48, ord(cell[1]) - 48), i, m.PlayText(play, parse_steps, _shape_of)
         if len(_ROLL_PLAYS) >= _ROLL_PLAYS_MAX:
             _ROLL_PLAYS.clear()
         _ROLL_PLAYS[cell] = info
@@ -172,8 +186,8 @@ def _roll_play_info(cell: str) -> tuple:
 
 
 def _roll_play(text: str, line: int, column: int):
-    dice, i, (_parse, play), shape = _roll_play_info(text)
-    return m.Play, {"dice": dice, "moves": parse_steps(play, line, column + i), "shape": shape}
+    dice, i, written = _roll_play_info(text)
+    return m.Play, {"dice": dice, "moves": parse_steps(written.text, line, column + i)}
 
 
 def _roll_dance(text: str, line: int, column: int):
@@ -243,22 +257,47 @@ def _cell_splitter(parser: Lark) -> "re.Pattern[str]":
 
 
 def _line_splitter(splitter: "re.Pattern[str]") -> "re.Pattern[str]":
-    """The regular expression that splits runs of move lines (the MOVES and
-    GAME_BLOCK tokens) into line breaks (with the blank lines and the
-    indentation after them, and the next line's move number if it has one)
-    and cells (as the cell splitter finds them: built from the grammar's
-    cell terminals, each with the gap and any repeated move number before
-    it). The text is known to be move lines: no gap can be followed by
-    anything else, so gaps never give back what they took."""
-    return re.compile(r"(?P<newline>\n[\n \t]*+)(?P<number>\d+\))?|"
-                      + splitter.pattern.replace("(?P<gap>[ \t]*)", "(?P<gap>[ \t]*+)", 1))
+    """The regular expression that cuts the move text of `runs` (the
+    GAME_BLOCK and MOVES tokens, whose lines the grammar leaves unchecked
+    for speed) into cells, and checks it.
+
+    One match is a cell, as the cell splitter finds it (built from the
+    grammar's cell terminals, with the gap and any repeated move number
+    before it), maybe opening a line: then the line break, blank lines, the
+    next line's indentation and its move number come first, in the same
+    match (groups ``newline``, ``number``); a line break not followed by a
+    cell on its line is a match of its own (``break``, ``break_number``);
+    anything else is one character of ``junk``, which means the text is not
+    move lines (the reader then parses the file line by line, which says
+    where and why). Blanks are taken possessively: no match gives back what
+    it took, so no line makes the expression backtrack."""
+    loose = r"(?P<gap>[ \t]*)(?:\d+\)[ \t]+)?"
+    if not splitter.pattern.startswith(loose):
+        raise RuntimeError("the cell splitter does not start with its gap")
+    cells = r"(?P<gap>[ \t]*+)(?:\d+\)[ \t]++)?" + splitter.pattern[len(loose):]
+    rx = re.compile(r"(?:(?P<newline>(?:\n[ \t]*+)++)(?:(?P<number>\d+)\))?)?" + cells
+                    + r"|(?P<break>(?:\n[ \t]*+)++)(?:(?P<break_number>\d+)\))?"
+                    + r"|(?P<junk>[\s\S])")
+    if (rx.groupindex["gap"], rx.groupindex["break"], rx.groupindex["junk"]) != \
+            (_GAP_GROUP, _BREAK_GROUP, _JUNK_GROUP):
+        raise RuntimeError("the line splitter's groups moved")
+    return rx
 
 
-_NUMBER_GROUP = 2
+# Groups of the line splitter: newline 1, number 2, gap 3, then one per cell
+# kind, then the line break alone and its number, then junk.
 _GAP_GROUP = 3
-_ROLL_PLAY_GROUP = 4 + list(CELL_KINDS).index("ROLL_PLAY")  # its group in the line splitter
+_ROLL_PLAY_GROUP = 4 + list(CELL_KINDS).index("ROLL_PLAY")
+_BREAK_GROUP = 4 + len(CELL_KINDS)
+_BREAK_NUMBER_GROUP = _BREAK_GROUP + 1
+_JUNK_GROUP = _BREAK_GROUP + 2
 _GAME_HEAD_RE = re.compile(r"([^\n]*)\n[\n \t]*")  # a Game line and the blanks after it
 _MOVE_NUMBER_RE = re.compile(r"\d+\)")
+
+
+class _NotMoveText(Exception):
+    """Move text of `runs` that is not move lines (the reader then parses
+    the file line by line)."""
 
 
 class MatchFileBuilder(Transformer):
@@ -300,7 +339,8 @@ class MatchFileBuilder(Transformer):
         at the first cell of a line; ``line`` is that line's number,
         ``line_start`` the index in ``text`` of its column 1 (negative when
         the line starts before ``text``) and ``number`` its move number
-        (None for lone cells).
+        (None for lone cells). Raises :class:`_NotMoveText` when the text is
+        not move lines.
 
         Each cell gets what :meth:`move_line` and :meth:`lone_cells` give it;
         plays are made with the steps to come (``Play.from_text``)."""
@@ -308,32 +348,43 @@ class MatchFileBuilder(Transformer):
         side = 0
         play_from_text = m.Play.from_text
         plays = _ROLL_PLAYS
-        number_group, roll_play = _NUMBER_GROUP, _ROLL_PLAY_GROUP
+        roll_play, break_group, gap = _ROLL_PLAY_GROUP, _BREAK_GROUP, _GAP_GROUP
+        count, rindex = text.count, text.rindex
         for cm in self.line_splitter.finditer(text, start):
             group = cm.lastindex
-            if group <= number_group:  # a line break, then maybe a move number
-                breaks = cm.group(1)
-                line += breaks.count("\n")
-                line_start = cm.start() + breaks.rindex("\n") + 1
-                number = int(cm.group(2)[:-1]) if group == number_group else None
+            if group >= break_group:  # a line break alone (or junk)
+                if group == _JUNK_GROUP:
+                    raise _NotMoveText(line)
+                at, end = cm.span(break_group)
+                line += count("\n", at, end)
+                line_start = rindex("\n", at, end) + 1
+                number = int(cm.group(_BREAK_NUMBER_GROUP)) if group > break_group else None
                 first = True
-                side = 0
                 continue
+            at = cm.start(1)
+            if at >= 0:  # the cell opens a line
+                end = cm.end(1)
+                line += count("\n", at, end)
+                line_start = rindex("\n", at, end) + 1
+                number = cm.group(2)
+                if number is not None:
+                    number = int(number)
+                first = True
             column = cm.start(group) - line_start + 1
             if first:
                 first = False
                 if number is None:
                     side = 0 if column < LONE_CELL_RIGHT_COLUMN else 1
-                elif cm.end(_GAP_GROUP) - cm.start(_GAP_GROUP) >= RIGHT_GAP_WIDTH:
-                    side = 1
+                else:
+                    side = 1 if cm.end(gap) - cm.start(gap) >= RIGHT_GAP_WIDTH else 0
             if group == roll_play:  # most cells
                 cell = cm.group(group)
                 info = plays.get(cell)
                 if info is None:
                     info = _roll_play_info(cell)
-                dice, offset, written, shape = info
+                dice, offset, written = info
                 actions.append(play_from_text(side & 1, dice, written, column + offset,
-                                              line, column, number, shape))
+                                              line, column, number))
             else:
                 cls, fields = CELL_KINDS[cm.lastgroup](cm.group(group), line, column)
                 actions.append(cls(side & 1, **fields, line=line, column=column,
@@ -580,20 +631,31 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
     """Parse the text of a match file into its matches (usually one).
 
     Raises :class:`NotAMatchFile` or :class:`SyntaxProblem` with file, line
-    and column.
+    and column (also for what :mod:`gamao_cli.matfile_limits` refuses: a
+    runaway step repeat count, a number too long to read).
     """
-    if not looks_like_match_file(text) or not _has_header(text):
+    if not looks_like_match_file(text):
         raise NotAMatchFile(path, "not a match file: no \"N point match\" header line", line=1, column=1)
+    check_repeats(text, path)
     text = prepare_text(text)
     try:
-        matches = _parser().parse(text, start="runs")
-    except UnexpectedInput:
-        # the line-by-line grammar says exactly where and what (and, were the
-        # two ever to disagree, its reading is the one that counts)
         try:
-            matches = _line_parser().parse(text, start="start")
-        except UnexpectedInput as exc:
-            raise _syntax_error(exc, text, path) from None
+            matches = _parser().parse(text, start="runs")
+        except (UnexpectedInput, _NotMoveText):
+            if not _has_header(text):
+                raise NotAMatchFile(path, "not a match file: no \"N point match\" header line",
+                                    line=1, column=1) from None
+            # the line-by-line grammar says exactly where and what (and, were
+            # the two ever to disagree, its reading is the one that counts)
+            try:
+                matches = _line_parser().parse(text, start="start")
+            except UnexpectedInput as exc:
+                raise _syntax_error(exc, text, path) from None
+    except ValueError:  # int() of thousands of digits
+        problem = long_number_problem(text, path)
+        if problem is None:
+            raise
+        raise problem from None
     for mt in matches:
         mt.path = path
     return matches

@@ -160,13 +160,11 @@ class Play(Action):
         self._at = 0
 
     @classmethod
-    def from_text(cls, player: int, dice: tuple[int, int], written: tuple, text_column: int,
-                  line: int, column: int, move_number: int | None,
-                  shape: tuple | None) -> "Play":
-        """A play whose ``moves`` are made when first read: ``written`` is
-        ``(steps_of, text)``, and the steps are ``steps_of(text, line,
-        text_column)`` (``text_column``: the column of ``text``'s first
-        character); ``shape`` as :meth:`play_shape` would make it, or None."""
+    def from_text(cls, player: int, dice: tuple[int, int], written: "PlayText",
+                  text_column: int, line: int, column: int, move_number: int | None) -> "Play":
+        """A play whose ``moves`` and shape are made when first read, from
+        ``written`` (``text_column``: the column of its text's first
+        character)."""
         p = _new_object(cls)
         p.player = player
         p.line = line
@@ -174,7 +172,7 @@ class Play(Action):
         p.move_number = move_number
         p.dice = dice
         p._moves = None
-        p.shape = shape
+        p.shape = None
         p._written = written
         p._at = text_column
         return p
@@ -183,8 +181,8 @@ class Play(Action):
     def moves(self) -> tuple[Step, ...]:
         moves = self._moves
         if moves is None:
-            steps_of, text = self._written
-            moves = self._moves = steps_of(text, self.line, self._at)
+            written = self._written
+            moves = self._moves = written.steps_of(written.text, self.line, self._at)
         return moves
 
     @moves.setter
@@ -211,9 +209,18 @@ class Play(Action):
         return self.play_shape()[1]
 
     def play_shape(self) -> tuple:
-        if self.shape is None:
-            self.shape = play_shape(self.moves)
-        return self.shape
+        """(movements, hit-marked points), as :func:`play_shape` makes them."""
+        shape = self.shape
+        if shape is None:
+            written = self._written
+            if self._moves is None and written is not None:
+                shape = written.shape
+                if shape is None:
+                    shape = written.shape = written.shape_of(written.text)
+            else:
+                shape = play_shape(self.moves)
+            self.shape = shape
+        return shape
 
     def play_text(self) -> str:
         return " ".join(str(m) for m in self.moves)
@@ -223,6 +230,21 @@ class Play(Action):
 
 
 _new_object = object.__new__
+
+
+class PlayText:
+    """The text of a play (``24/18* 13/11``) as a reader found it, shared
+    by all the plays written alike: ``steps_of(text, line, column)`` makes
+    the steps of one of them, ``shape_of(text)`` their common
+    (movements, hit-marked points), kept in :attr:`shape` once made."""
+
+    __slots__ = ("text", "steps_of", "shape_of", "shape")
+
+    def __init__(self, text: str, steps_of, shape_of):
+        self.text = text
+        self.steps_of = steps_of
+        self.shape_of = shape_of
+        self.shape: tuple | None = None
 
 
 @dataclass(slots=True)

@@ -26,7 +26,7 @@ from gamao_cli import board
 from gamao_cli import model as m
 from gamao_cli import validator
 from gamao_cli.board import legal_plays, play_in_written_order, play_is_legal, resolve_play
-from gamao_cli.matfile_reader import (_line_parser, _parser, _play_shape, looks_like_match_file,
+from gamao_cli.matfile_reader import (_NotMoveText, _line_parser, _parser, _shape_of, looks_like_match_file,
                                       parse_steps, prepare_text, read_matches)
 from gamao_cli.validator import validate_match
 
@@ -60,13 +60,15 @@ def dump(matches: list[m.Match]) -> list:
 
 
 def both_ways(text: str):
-    """(what ``runs`` gives, what ``start`` gives): a dump, or "error"."""
+    """(what ``runs`` gives, what ``start`` gives): a dump, or "error".
+    (``runs`` takes move text as any lines and checks them while cutting
+    them into cells: move text that is not move lines is its error.)"""
     text = prepare_text(text)
     got = []
     for parser, start in ((_parser(), "runs"), (_line_parser(), "start")):
         try:
             got.append(dump(parser.parse(text, start=start)))
-        except UnexpectedInput:
+        except (UnexpectedInput, _NotMoveText):
             got.append("error")
     return got
 
@@ -157,7 +159,7 @@ def test_a_play_makes_its_steps_when_asked():
     assert a.movements() == ((24, 16),) and a.text() == "62: 24/16"
 
 
-def test_play_shape_without_steps_is_the_shape_of_the_steps():
+def test_shape_of_without_steps_is_the_shape_of_the_steps():
     texts = {"24/18*/13 8/5(2)", "bar/20/15 6/off(2) b/22 25/20 3/0", "OFF/1", "B/24*",
              "13/7* 7/1*(2)", "24*/18"}
     for path in local_match_files():
@@ -165,7 +167,7 @@ def test_play_shape_without_steps_is_the_shape_of_the_steps():
             for g in mt.games:
                 texts.update(a.play_text() for a in g.actions if isinstance(a, m.Play))
     for text in texts:
-        assert _play_shape(text) == m.play_shape(parse_steps(text, 0, 0)), text
+        assert _shape_of(text) == m.play_shape(parse_steps(text, 0, 0)), text
 
 
 def test_header_checks_match_their_line_by_line_definition():
