@@ -77,29 +77,31 @@ def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
     return d
 
 
-def match_to_json(match: m.Match) -> dict[str, Any]:
-    """The JSON document of one match (a dict ready for :func:`json.dumps`)."""
+def _game_json(game: m.Game, result, snaps: dict) -> dict[str, Any]:
+    records = {id(r.action): r for r in result.records}
+    sl = game.score
+    return {
+        "number": game.number,
+        "line": game.line,
+        "score_line": None if sl is None else {
+            "names": list(sl.names), "scores": list(sl.scores),
+            "ratings": list(sl.ratings), "line": sl.line},
+        "score_before": list(result.score_before),
+        "crawford": result.crawford,
+        "actions": [_action_json(a, records.get(id(a)), snaps.get(id(a)))
+                    for a in game.actions],
+        "comments": list(game.comments),
+        "result": {"winner": result.winner, "points": result.points,
+                   "stated_points": result.stated_points, "ended": result.ended,
+                   "cube": result.cube, "moves": result.moves},
+    }
+
+
+def _match_json(match: m.Match, games) -> dict[str, Any]:
+    """The document of one match; ``games(report, snaps)`` gives its games
+    (a list, or an iterator that makes them one at a time)."""
     report = validate_match(match, keep_records=True)
     snaps = {id(s.action): s for s in snapshots(match, report)}
-    games = []
-    for game, result in zip(match.games, report.games):
-        records = {id(r.action): r for r in result.records}
-        sl = game.score
-        games.append({
-            "number": game.number,
-            "line": game.line,
-            "score_line": None if sl is None else {
-                "names": list(sl.names), "scores": list(sl.scores),
-                "ratings": list(sl.ratings), "line": sl.line},
-            "score_before": list(result.score_before),
-            "crawford": result.crawford,
-            "actions": [_action_json(a, records.get(id(a)), snaps.get(id(a)))
-                        for a in game.actions],
-            "comments": list(game.comments),
-            "result": {"winner": result.winner, "points": result.points,
-                       "stated_points": result.stated_points, "ended": result.ended,
-                       "cube": result.cube, "moves": result.moves},
-        })
     return {
         "format": FORMAT_NAME,
         "version": VERSION,
@@ -108,22 +110,95 @@ def match_to_json(match: m.Match) -> dict[str, Any]:
         "players": list(match.players),
         "tags": [{"name": t.name, "value": t.value} for t in match.tags],
         "comments": list(match.comments),
-        "games": games,
+        "games": games(match, report, snaps),
         "final_score": list(report.final_score),
         "winner": report.winner,
         "diagnostics": [d.to_dict() for d in report.diagnostics],
     }
 
 
+def match_to_json(match: m.Match) -> dict[str, Any]:
+    """The JSON document of one match (a dict ready for :func:`json.dumps`)."""
+    return _match_json(match, lambda mt, report, snaps: [
+        _game_json(g, r, snaps) for g, r in zip(mt.games, report.games)])
+
+
+def _games_one_by_one(match: m.Match, report, snaps):
+    for g, r in zip(match.games, report.games):
+        yield _game_json(g, r, snaps)
+
+
+# Laid out one item a line, indented; everything else is written on one line
+# (by json's C encoder, which json.dumps uses only without indentation).
+_LAID_OUT = ("matches", "games")
+
+
+def _lay_out(value: Any, pad: str, out: list[str]) -> None:
+    """Append the JSON of ``value`` to ``out``: a dict one key a line, the
+    lists named in :data:`_LAID_OUT` and ``actions`` one item a line."""
+    if not isinstance(value, dict):
+        out.append(_compact(value))
+        return
+    out.append("{")
+    sep = "\n"
+    for key, v in value.items():
+        out.append(f"{sep}{pad} {_compact(key)}: ")
+        sep = ",\n"
+        if key in _LAID_OUT or key == "actions":
+            inner = pad + "  "
+            out.append("[")
+            first = True
+            for item in v:
+                out.append(("\n" if first else ",\n") + inner)
+                first = False
+                if key == "actions":
+                    out.append(_compact(item))
+                else:
+                    _lay_out(item, inner, out)
+            out.append("]" if first else f"\n{pad} ]")
+        else:
+            out.append(_compact(v))
+    out.append(f"\n{pad}}}")
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
 def dumps(docs: list[dict[str, Any]]) -> str:
-    """One match: its document; several: ``{"matches": [...]}``."""
+    """One match: its document; several: ``{"matches": [...]}``. Each game
+    and each action is on a line of its own.
+
+    >>> print(dumps([{"format": "x", "games": [{"number": 1, "actions": [{"a": 1}, {"b": 2}]}]}]))
+    {
+     "format": "x",
+     "games": [
+      {
+       "number": 1,
+       "actions": [
+        {"a": 1},
+        {"b": 2}
+       ]
+      }
+     ]
+    }
+    <BLANKLINE>
+    """
     body: Any = docs[0] if len(docs) == 1 else {"format": FORMAT_NAME + "s", "version": VERSION,
                                                  "matches": docs}
-    return json.dumps(body, indent=1, ensure_ascii=False) + "\n"
+    out: list[str] = []
+    _lay_out(body, "", out)
+    out.append("\n")
+    return "".join(out)
 
 
-def write_json(matches: list[m.Match]) -> str:
-    return dumps([match_to_json(mt) for mt in matches])
+def write_json(matches: list[m.Match]) -> tuple[str, int]:
+    """The JSON text of ``matches`` and the number of errors the validator
+    found, made one game at a time (the documents of a match of thousands of
+    games are never all in memory at once)."""
+    docs = [_match_json(mt, _games_one_by_one) for mt in matches]
+    errors = sum(1 for d in docs for x in d["diagnostics"] if x["severity"] == "error")
+    return dumps(docs), errors
 
 
 # -- reading ---------------------------------------------------------------

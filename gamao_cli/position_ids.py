@@ -117,7 +117,14 @@ _GAME_STATE_NAMES = ("no game", "playing", "game over", "resigned", "dropped")
 # board checks
 # --------------------------------------------------------------------------
 
+_INT = {int}
+
+
 def _check_side(side: Sequence[int], name: str) -> Board:
+    values = side if type(side) is tuple else None
+    if values is not None and len(values) == 26 and set(map(type, values)) <= _INT \
+            and min(values) >= 0 and sum(values) <= MAX_CHECKERS:
+        return values  # the usual case, checked at C speed; else say what is wrong
     try:
         values = tuple(side)
     except TypeError:
@@ -142,6 +149,8 @@ def _check_side(side: Sequence[int], name: str) -> Board:
 def _check_board(me: Sequence[int], opp: Sequence[int]) -> tuple[Board, Board]:
     me_t = _check_side(me, "me")
     opp_t = _check_side(opp, "opp")
+    if not any(map(min, me_t[1:25], opp_t[24:0:-1])):  # no point held by both
+        return me_t, opp_t
     for p in range(1, 25):
         if me_t[p] and opp_t[25 - p]:
             raise ValueError(
@@ -174,14 +183,6 @@ def _bits_of(data: bytes) -> list[int]:
     return [(data[i >> 3] >> (i & 7)) & 1 for i in range(len(data) * 8)]
 
 
-def _bytes_of(bits: Sequence[int], nbytes: int) -> bytes:
-    out = bytearray(nbytes)
-    for i, b in enumerate(bits):
-        if b:
-            out[i >> 3] |= 1 << (i & 7)
-    return bytes(out)
-
-
 # --------------------------------------------------------------------------
 # Position ID
 # --------------------------------------------------------------------------
@@ -189,12 +190,10 @@ def _bytes_of(bits: Sequence[int], nbytes: int) -> bytes:
 def position_key(me: Sequence[int], opp: Sequence[int]) -> bytes:
     """The 10-byte key behind a Position ID (player not on roll first)."""
     me_t, opp_t = _check_board(me, opp)
-    bits: list[int] = []
-    for side in (opp_t, me_t):
-        for p in range(1, 26):
-            bits.extend([1] * side[p])
-            bits.append(0)
-    return _bytes_of(bits, 10)
+    # bit i of the key is the i-th of: for each point 1..25 of the player not
+    # on roll, then of the player on roll, a 1 per checker and a 0
+    bits = "".join(["1" * side[p] + "0" for side in (opp_t, me_t) for p in range(1, 26)])
+    return int(bits[::-1], 2).to_bytes(10, "little")
 
 
 def position_id(me: Sequence[int], opp: Sequence[int]) -> str:
@@ -411,12 +410,10 @@ def match_id(state: MatchState) -> str:
         "score1": state.score[1],
         "no_jacoby": int(not state.jacoby),
     }
-    bits = [0] * 72
+    key = 0
     for name, start, width in _MATCH_FIELDS:
-        v = values[name]
-        for k in range(width):
-            bits[start + k] = (v >> k) & 1
-    return _b64_encode(_bytes_of(bits, 9))
+        key |= (values[name] & ((1 << width) - 1)) << start
+    return _b64_encode(key.to_bytes(9, "little"))
 
 
 def decode_match_id(s: str) -> MatchState:
