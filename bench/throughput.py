@@ -283,6 +283,28 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
               + "".join(f", --jobs {j} {cli[j][0] / g:.1f}x" for j in cli
                         if not isinstance(cli[j], str)))
     print(f"  ratio gamao/floor: parse only {parse / floor:.1f}x, full validation {full / floor:.1f}x")
+    print_targets(parse / floor, None if isinstance(gnubg, str) else full / gnubg["median"],
+                  cli, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def print_targets(parse_floor: float, full_gnubg: float | None, cli: dict, self_kb: int) -> None:
+    """The targets of the throughput issue, each with what this run measured."""
+    def verdict(ok: bool | None) -> str:
+        return "not measured" if ok is None else ("holds" if ok else "MISSED")
+
+    ran = {j: got for j, got in cli.items() if not isinstance(got, str)}
+    scaling = ran[1][0] / ran[2][0] if 1 in ran and 2 in ran else None
+    peak_kb = max([self_kb] + [got[1] for got in ran.values()])
+    print("  targets:")
+    print(f"    parse only <= 10x the floor          : {parse_floor:5.1f}x  "
+          f"{verdict(parse_floor <= 10)}")
+    print(f"    full validation <= 9x gnubg's import : "
+          + (f"{full_gnubg:5.1f}x  {verdict(full_gnubg <= 9)}" if full_gnubg is not None
+             else "  -    not measured"))
+    print(f"    --jobs 2 >= 1.8x as fast as --jobs 1 : "
+          + (f"{scaling:5.2f}x {verdict(scaling >= 1.8)}" if scaling is not None
+             else "  -    not measured"))
+    print(f"    peak memory < 100 MB                 : {mb(peak_kb):>6} {verdict(peak_kb < 100 * 1024)}")
 
 
 def main() -> None:
