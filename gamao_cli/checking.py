@@ -12,7 +12,8 @@ when the file is read at once).
 An unexpected exception while reading or replaying one file (a bug in
 gamao) does not stop the others: that file gets a GM004 diagnostic saying
 so, ``unreadable`` and ``internal_error`` are set, and the CLI goes on with
-the next file. ``GAMAO_DEBUG=1`` lets the exception through instead.
+the next file (and exits 3, the code of an internal error, at the end).
+``GAMAO_DEBUG=1`` lets the exception through instead.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, SeverityCounts
 from .errors import EncodingProblem, InputError, NotAMatchFile, SyntaxProblem, UnknownVariant
 from .loading import iter_path
 from .validator import validate_match
@@ -44,7 +45,7 @@ class MatchSummary:
 
 
 @dataclass
-class FileCheck:
+class FileCheck(SeverityCounts):
     path: str
     matches: list[MatchSummary] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -52,14 +53,6 @@ class FileCheck:
     encoding: str | None = None
     # "ExceptionType: message" when gamao itself failed on this file (a bug)
     internal_error: str | None = None
-
-    @property
-    def errors(self) -> int:
-        return sum(d.severity == "error" for d in self.diagnostics)
-
-    @property
-    def warnings(self) -> int:
-        return sum(d.severity == "warning" for d in self.diagnostics)
 
     @property
     def games(self) -> int:

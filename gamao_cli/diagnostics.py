@@ -6,8 +6,8 @@ player) and a message a player understands. Illegal plays also carry the
 dice, the play as written and up to five legal plays in the same notation.
 
 The table :data:`CODES` is the single source of the codes; ``docs/codes.md``
-is generated from it (``python -m gamao_cli.diagnostics``) and a test checks
-that the two agree.
+is generated from it (``gamao codes --format markdown > docs/codes.md``) and a
+test checks that the two agree.
 """
 from __future__ import annotations
 
@@ -64,6 +64,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM214", "play", ERROR, "an action after the game has ended"),
     _c("GM215", "play", WARNING, "the rest of the game cannot be replayed"),
     _c("GM216", "notation", ERROR, "a point that does not exist (beyond 25)"),
+    _c("GM217", "notation", ERROR, "a step that starts from off (a borne-off checker never moves)"),
     # the cube
     _c("GM301", "cube", ERROR, "a double by a player who does not own the cube"),
     _c("GM302", "cube", ERROR, "a double in the Crawford game"),
@@ -146,6 +147,31 @@ class Diagnostic:
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code)
+
+
+class SeverityCounts:
+    """Mixin of the reports that hold a ``diagnostics`` list (a file's, a
+    match's): how many of them are errors, how many warnings.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Report(SeverityCounts):
+    ...     diagnostics: list
+    >>> r = Report([Diagnostic("GM202", "x"), Diagnostic("GM102", "y"), Diagnostic("GM103", "z")])
+    >>> r.errors, r.warnings
+    (1, 1)
+    """
+
+    __slots__ = ()
+    diagnostics: list[Diagnostic]
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == ERROR for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == WARNING for d in self.diagnostics)
 
 
 def codes_markdown() -> str:

@@ -90,8 +90,34 @@ def _binary_problem(path: str, data: bytes, offset: int, what: str = "") -> Enco
     )
 
 
-def _utf16_offset(text: str, index: int, codec: str, start: int) -> int:
-    return start + len(text[:index].encode(codec, "surrogatepass"))
+# What a file in UTF-8 after a byte order mark, or in UTF-16, that is not
+# text says: the same whether it is decoded whole (decode_bytes) or piece by
+# piece (DecodedFile), so both paths make it here.
+
+def _invalid_text(path: str, codec: str, how: str, reason: str, offset: int,
+                  what: str) -> EncodingProblem:
+    """Bytes that do not decode in ``codec`` at ``offset`` (``what``: the
+    byte there, described)."""
+    if codec == "utf-8":
+        message = f"invalid UTF-8 after a UTF-8 byte order mark: {what}"
+    else:
+        reason = "odd number of bytes" if reason == "truncated data" else reason
+        message = f"invalid {codec.upper()} ({how}): {reason} at {what}"
+    return EncodingProblem(path=path, message=message, offset=offset)
+
+
+def _control_in_text(path: str, text: str, index: int, codec: str, start: int) -> EncodingProblem:
+    """The disallowed control character ``text[index]``, ``text`` being
+    decoded in ``codec`` from byte ``start``: the problem names its byte
+    offset."""
+    ch = text[index]
+    offset = start + len(text[:index].encode(codec, "surrogatepass"))
+    if codec == "utf-8":
+        kind = "a NUL byte" if ch == "\x00" else f"control byte 0x{ord(ch):02X}"
+        message = f"not a text file: {kind} (binary data?)"
+    else:
+        message = f"not a text file: control character U+{ord(ch):04X} in {codec.upper()} text"
+    return EncodingProblem(path=path, message=message, offset=offset)
 
 
 def _decode_utf16(data: bytes, path: str, codec: str, start: int, how: str) -> tuple[str, str]:
@@ -100,21 +126,10 @@ def _decode_utf16(data: bytes, path: str, codec: str, start: int, how: str) -> t
         text = body.decode(codec)
     except UnicodeDecodeError as e:
         off = start + e.start
-        reason = "odd number of bytes" if e.reason == "truncated data" else e.reason
-        raise EncodingProblem(
-            path=path,
-            message=f"invalid {codec.upper()} ({how}): {reason} at {_describe_byte(data, off)}",
-            offset=off,
-        ) from None
+        raise _invalid_text(path, codec, how, e.reason, off, _describe_byte(data, off)) from None
     bad = _control_problem(text)
     if bad is not None:
-        off = _utf16_offset(text, bad, codec, start)
-        ch = text[bad]
-        raise EncodingProblem(
-            path=path,
-            message=f"not a text file: control character U+{ord(ch):04X} in {codec.upper()} text",
-            offset=off,
-        )
+        raise _control_in_text(path, text, bad, codec, start)
     return normalise_newlines(text), codec
 
 
@@ -164,15 +179,10 @@ def decode_bytes(data: bytes, path: str) -> tuple[str, str]:
             text = data[3:].decode("utf-8")
         except UnicodeDecodeError as e:
             off = 3 + e.start
-            raise EncodingProblem(
-                path=path,
-                message=f"invalid UTF-8 after a UTF-8 byte order mark: {_describe_byte(data, off)}",
-                offset=off,
-            ) from None
+            raise _invalid_text(path, "utf-8", "", e.reason, off, _describe_byte(data, off)) from None
         bad = _control_problem(text)
         if bad is not None:
-            off = 3 + len(text[:bad].encode("utf-8"))
-            raise _binary_problem(path, data, off)
+            raise _control_in_text(path, text, bad, "utf-8", 3)
         return normalise_newlines(text), "utf-8-sig"
     if data.startswith(codecs.BOM_UTF16_LE):
         return _decode_utf16(data, path, "utf-16-le", 2, "after a byte order mark")
@@ -215,15 +225,15 @@ def _iter_chunks(fh, chunk_size: int) -> Iterator[bytes]:
 
 class _StreamCheck:
     """Decode a byte stream incrementally with ``codec``, remembering the
-    absolute offset of the first disallowed control character and raising
-    the same :class:`EncodingProblem` as :func:`decode_bytes` for an
-    undecodable byte."""
+    problem of the first disallowed control character (with its absolute
+    offset) and raising the same :class:`EncodingProblem` as
+    :func:`decode_bytes` for an undecodable byte."""
 
     def __init__(self, path: str, codec: str, start: int, how: str):
         self.path, self.codec, self.start, self.how = path, codec, start, how
         self.decoder = codecs.getincrementaldecoder(codec)()
         self.fed = start          # bytes given to the decoder so far (absolute)
-        self.bad_control: tuple[int, str] | None = None
+        self.bad_control: EncodingProblem | None = None  # the first control character
 
     def _consumed(self) -> int:
         return self.fed - len(self.decoder.getstate()[0])
@@ -238,33 +248,18 @@ class _StreamCheck:
             self.fed += len(data)
             raise self._decode_problem(off, e.reason) from None
         self.fed += len(data)
-        if self.bad_control is None and not _BAD_CONTROLS.isdisjoint(text):
-            i = next(i for i, ch in enumerate(text) if ch in _BAD_CONTROLS)
-            off = before + len(text[:i].encode(self.codec, "surrogatepass"))
-            self.bad_control = (off, text[i])
+        if self.bad_control is None:
+            i = _control_problem(text)
+            if i is not None:
+                self.bad_control = _control_in_text(self.path, text, i, self.codec, before)
         return text
 
     def _decode_problem(self, off: int, reason: str) -> EncodingProblem:
-        what = _describe_byte_at(self.path, off)
-        if self.codec == "utf-8":
-            msg = f"invalid UTF-8 after a UTF-8 byte order mark: {what}"
-        else:
-            reason = "odd number of bytes" if reason == "truncated data" else reason
-            msg = f"invalid {self.codec.upper()} ({self.how}): {reason} at {what}"
-        return EncodingProblem(path=self.path, message=msg, offset=off)
+        return _invalid_text(self.path, self.codec, self.how, reason, off,
+                             _describe_byte_at(self.path, off))
 
     def control_problem(self) -> EncodingProblem | None:
-        if self.bad_control is None:
-            return None
-        off, ch = self.bad_control
-        if self.codec == "utf-8":
-            kind = "a NUL byte" if ch == "\x00" else f"control byte 0x{ord(ch):02X}"
-            return EncodingProblem(path=self.path, message=f"not a text file: {kind} (binary data?)",
-                                   offset=off)
-        return EncodingProblem(
-            path=self.path,
-            message=f"not a text file: control character U+{ord(ch):04X} in {self.codec.upper()} text",
-            offset=off)
+        return self.bad_control
 
 
 def _describe_byte_at(path: str, offset: int) -> str:

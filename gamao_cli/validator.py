@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from . import board
 from . import model as m
 from .board import Position
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, SeverityCounts
 from .errors import UnknownVariant
 from .notation import format_steps
 
@@ -118,21 +118,13 @@ class GameResult:
 
 
 @dataclass
-class MatchReport:
+class MatchReport(SeverityCounts):
     match: m.Match
     games: list[GameResult] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     final_score: tuple[int, int] = (0, 0)
     winner: int | None = None
     plays: int = 0
-
-    @property
-    def errors(self) -> int:
-        return sum(d.severity == "error" for d in self.diagnostics)
-
-    @property
-    def warnings(self) -> int:
-        return sum(d.severity == "warning" for d in self.diagnostics)
 
 
 class _GameReplay:
@@ -197,6 +189,15 @@ class _GameReplay:
             if len(out) == MAX_ALTERNATIVES:
                 break
         return out
+
+    def cannot_replay(self, a: m.Action, message: str | None = None) -> None:
+        """Stop replaying this game at ``a`` (GM215, once a game): its later
+        actions are not checked and its stated result is used. ``message``
+        replaces the usual one."""
+        if not self.broken:
+            self.report("GM215", message or f"the rest of game {self.game.number} cannot be "
+                        f"replayed after {a.text()}; its stated result is used", a)
+        self.broken = True
 
     def ended(self) -> bool:
         return self.end is not None or self.win is not None
@@ -305,18 +306,16 @@ class _GameReplay:
             return
         pos = self.pos
         moves = a.movements()
-        bad = next((p for mv in moves for p in mv if not 0 <= p <= 25), None)
-        if bad is not None:
-            step = next((st for st in a.moves if bad in st.points), None)
-            self.report("GM216", f"{a.play_text()}: there is no point {bad} (points run from 1 "
-                        "to 24, with 25 or bar for the bar and 0 or off for borne off)", a,
+        # a point the board has not, or a step from off: nothing can replay it
+        unplayable = _off_the_board(a, moves)
+        if unplayable is not None:
+            code, message, step = unplayable
+            self.report(code, f"{a.play_text()}: {message}", a,
                         line=step.line if step else a.line,
                         column=step.column if step else a.column,
                         dice=a.dice, play=a.play_text())
-            self.report("GM215", f"the rest of game {self.game.number} cannot be replayed "
-                        f"after {a.text()}; its stated result is used", a)
             self.record(a)
-            self.broken = True
+            self.cannot_replay(a)
             self.end_turn(None)
             return
         res = board.resolve_play(pos, moves, d1, d2,
@@ -352,10 +351,8 @@ class _GameReplay:
             try:
                 new, _hits = board.apply_steps_as_written(pos, moves)
             except ValueError:
-                self.report("GM215", f"the rest of game {self.game.number} cannot be replayed "
-                            f"after {a.text()}; its stated result is used", a)
                 self.record(a)
-                self.broken = True
+                self.cannot_replay(a)
                 self.end_turn(None)
                 return
             self.record(a)
@@ -705,10 +702,8 @@ class _MatchValidator:
                     g.loss(a)
                 elif cls is m.IllegalPlayMarker:
                     g.record(a)
-                    if not g.broken:
-                        g.report("GM215", f"{a.text()}: the record sets a position gamao cannot "
-                                 "replay; the rest of the game is not checked", a)
-                    g.broken = True
+                    g.cannot_replay(a, f"{a.text()}: the record sets a position gamao cannot "
+                                    "replay; the rest of the game is not checked")
             g._last_roll = last_roll
             g.finish(result, last_game=gi == len(games) - 1)
             rep.plays += g.moves
@@ -740,6 +735,20 @@ class _MatchValidator:
                     "GM402", f"the score line gives {self.name(player)} {stated}, but the games "
                     f"before make it {self.score[player]}", line=sl.line, column=sl.column,
                     game=game.number, player=self.name(player)))
+
+
+def _off_the_board(a: m.Play, moves) -> tuple[str, str, m.Step | None] | None:
+    """(code, message, written step) for a play that moves from or to a
+    point the board has not (GM216), or from off (GM217); else None."""
+    bad = next((p for mv in moves for p in mv if not 0 <= p <= 25), None)
+    if bad is not None:
+        return "GM216", (f"there is no point {bad} (points run from 1 to 24, with 25 or bar for "
+                         "the bar and 0 or off for borne off)"), \
+            next((st for st in a.moves if bad in st.points), None)
+    if any(src == 0 for src, _dst in moves):
+        return "GM217", "a step starts from off (0): a checker borne off never moves again", \
+            next((st for st in a.moves if 0 in st.points[:-1]), None)
+    return None
 
 
 def _marks_hits(match: m.Match) -> bool:

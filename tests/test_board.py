@@ -473,6 +473,24 @@ def test_resolve_reports_the_failure_that_happens_latest():
     assert res.message == "point 1 is blocked (the opponent holds it)"
 
 
+def test_resolve_checks_for_a_checker_at_every_die_step():
+    """bar/7 13/7 with 6-6 and nothing on 13: the steps may interleave
+    (bar/19/13, then 13/7), but the 13/7 that starts on 13 can only move the
+    checker bar/7 carries, which then has none to go on with: no reading,
+    and never a count of -1 on 13 (found by fuzz/fuzz_matfile.py)."""
+    pos = P({25: 1, 6: 14}, {19: 1, 7: 1})
+    res = resolve_play(pos, [(25, 7), (13, 7)], 6, 6)
+    assert (res.ok, res.problem, res.index, res.message) == (
+        False, "no-checker", 1, "there is no checker on point 13")
+    # with a checker of its own on 13 either written order resolves
+    pos = P({25: 1, 13: 1, 6: 13}, {19: 1, 7: 1})
+    for moves in ([(25, 7), (13, 7)], [(13, 7), (25, 7)]):
+        res = resolve_play(pos, moves, 6, 6)
+        assert res.ok and res.dice_used == 4, moves
+        assert res.position.me == mine({7: 2, 6: 13}) and min(res.position.opp) >= 0
+        assert res.position in legal_plays(pos, 6, 6)
+
+
 def test_resolve_rejects_points_off_the_board():
     with pytest.raises(ValueError):
         resolve_play(start_position(), [(26, 20)], 6, 5)

@@ -234,3 +234,26 @@ def test_a_beaver_followed_by_the_doublers_roll_is_accepted():
     assert [d.code for d in diagnostics(text) if d.severity != "info"] == []
     [match] = read_matches(text)
     assert validate_match(match).games[0].cube == 4
+
+
+@pytest.mark.parametrize("body, column, message", [
+    ("  1) 31: 8/5 6/5                 62: 24/18 12/10\n", 34,
+     "the rest of game 1 cannot be replayed after 62: 24/18 12/10; its stated result is used"),
+    ("  1) 31: 8/5 0/1\n", 6,
+     "the rest of game 1 cannot be replayed after 31: 8/5 0/1; its stated result is used"),
+    ("  1) 45: 999/995 6/1\n", 6,
+     "the rest of game 1 cannot be replayed after 45: 999/995 6/1; its stated result is used"),
+    ("  1) 31: Illegal play (xyz)\n", 6,
+     "31: Illegal play (xyz): the record sets a position gamao cannot replay; the rest of the "
+     "game is not checked"),
+], ids=["no checker", "from off", "no such point", "illegal-play marker"])
+def test_a_game_that_cannot_be_replayed_says_so_once(body, column, message):
+    """Whatever stops the replay, GM215 comes once, where it stopped; the
+    rest of the game (another marker, a play from off) is not checked."""
+    text = (" 1 point match\n\n Game 1\n Ann : 0                        Bob : 0\n" + body
+            + "  2) 31: Illegal play (abc)\n  3) 62: 0/4 13/7\n      Wins 1 point\n")
+    found = diagnostics(text)
+    assert [(d.line, d.column, d.message) for d in found if d.code == "GM215"] == \
+        [(5, column, message)]
+    assert not [d for d in found if d.line and d.line > 5 and d.code.startswith("GM2")
+                and d.code != "GM213"]
