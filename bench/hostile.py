@@ -115,7 +115,7 @@ def bench_games(tmp: Path, n: int = 10_000) -> None:
                 "res = subprocess.run([sys.executable, '-m', 'gamao_cli', 'convert', sys.argv[1],"
                 f" '--to', '{target}', '-o', sys.argv[2], '--force'], capture_output=True, text=True)\n"
                 "OUT = {'exit': res.returncode}")
-        r = child(code, str(p), str(tmp / f"games.{target}"))
+        r = child(code, str(p), str(tmp / f"converted.{target}"))
         print(f"  convert --to {target}: {r['seconds']:6.1f} s, peak "
               f"{r['children_peak_mib']:6.0f} MiB   {r['out']}", flush=True)
 

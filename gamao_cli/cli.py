@@ -34,7 +34,9 @@ Exit codes:
   1  errors found (or warnings, with --strict)
   2  usage error, or a file that could not be read or is not a
      match file (the other files are still checked)
-  3  internal error (please report it; GAMAO_DEBUG=1 shows details)"""
+  3  internal error: a bug in gamao (please report it; GAMAO_DEBUG=1
+     shows details); validate reports it as GM004 for the file it
+     happened on and still checks the other files"""
 
 DEFAULT_ENDINGS = (".mat", ".txt", ".sgf")
 PROGRESS_MIN_FILES = 20
@@ -234,6 +236,8 @@ def validate(paths: tuple[str, ...], fmt: str, quiet: bool, strict: bool,
     colour = fmt == "text" and _use_colour(color)
     text = render(fmt, results, colour=colour, quiet=quiet, strict=strict)
     click.echo(text, nl=False, color=colour)
+    if any(r.internal_error is not None for r in results):
+        sys.exit(EXIT_INTERNAL)   # a bug in gamao outweighs what the files hold
     if any(r.unreadable for r in results):
         sys.exit(EXIT_USAGE)
     if any(not r.ok(strict) for r in results):
@@ -291,7 +295,8 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
 
     Outputs are written atomically (a temporary file, then a rename); an
     existing file is replaced only with --force, and an input is never
-    overwritten.
+    overwritten. An existing character device or pipe (-o /dev/null, a
+    FIFO) is written to directly, without --force.
 
     \b
     Examples:

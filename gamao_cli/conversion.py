@@ -17,7 +17,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from . import model as m
-from .matfile_writer import _cell_text, write_matches
+from .matfile_writer import NAME_COLON, _cell_text, renamed_players, score_line_name, write_matches
 from .notation import format_steps
 from .validator import validate_match
 
@@ -56,7 +56,9 @@ def _canonical_cells(match: m.Match):
 def _without_redundant_tags(match: m.Match) -> m.Match:
     """GNU Backgammon's layout names the players in the score lines only:
     ``Player 1``/``Player 2`` tags that say the same are left out."""
-    names = match.players
+    # compared with the names as written: a tag keeps a name the score line
+    # had to change (a ':' in it)
+    names = [score_line_name(n) for n in match.players]
     redundant = {"player1": names[0], "player2": names[1]}
     tags = [t for t in match.tags
             if redundant.get("".join(t.name.split()).lower()) != t.value]
@@ -74,6 +76,11 @@ def to_mat(matches: list[m.Match]) -> Conversion:
         cell, report = _canonical_cells(match)
         conv.errors += report.errors
         parts.append(write_matches([_without_redundant_tags(match)], cell))
+        for name, written in renamed_players(match):
+            warning = (f"the player name {name!r} is written {written!r}: a .mat score line "
+                       f"cannot hold ':' (each becomes '{NAME_COLON}')")
+            if warning not in conv.warnings:
+                conv.warnings.append(warning)
         if any(isinstance(a, m.Loss) for g in match.games for a in g.actions):
             conv.warnings.append("Backgammon Galaxy's \"Losses N point\" cells are kept; GNU "
                                  "Backgammon does not read them")
@@ -82,10 +89,9 @@ def to_mat(matches: list[m.Match]) -> Conversion:
 
 
 def to_json(matches: list[m.Match]) -> Conversion:
-    from .json_format import dumps, match_to_json
-    docs = [match_to_json(mt) for mt in matches]
-    errors = sum(1 for d in docs for x in d["diagnostics"] if x["severity"] == "error")
-    return Conversion(dumps(docs), errors=errors)
+    from .json_format import write_json
+    text, errors = write_json(matches)
+    return Conversion(text, errors=errors)
 
 
 def to_sgf(matches: list[m.Match]) -> Conversion:

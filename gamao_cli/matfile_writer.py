@@ -26,6 +26,38 @@ from . import model as m
 LEFT_CELL_WIDTH = 27
 WIN_INDENT = (6, 34)
 
+#: What a ':' in a player's name is written as in a score line. The reader
+#: takes a name up to its first ':' (``Name : score``), so a name holding one
+#: (SGF allows it: ``PB[Snow (libgsgf):0.2.0]``) could not be read back; '-'
+#: reads much the same, is ASCII (so fits any encoding the output may be read
+#: in) and may stand anywhere in a name (a ';' or '#' first would make a
+#: comment line).
+NAME_COLON = "-"
+
+
+def score_line_name(name: str) -> str:
+    """``name`` as a score line can hold it: each ':' becomes :data:`NAME_COLON`.
+
+    >>> score_line_name("Snow (libgsgf):0.2.0")
+    'Snow (libgsgf)-0.2.0'
+    """
+    return name.replace(":", NAME_COLON)
+
+
+def renamed_players(match: m.Match) -> list[tuple[str, str]]:
+    """``(name, as written)`` for each name of the match's score lines that
+    :func:`score_line_name` changes, each once, in order."""
+    out: list[tuple[str, str]] = []
+    for game in match.games:
+        if game.score is None:
+            continue
+        for name, rating in zip(game.score.names, game.score.ratings):
+            written = score_line_name(_rated(name, rating))
+            pair = (_rated(name, rating), written)
+            if written != pair[0] and pair not in out:
+                out.append(pair)
+    return out
+
 
 def _cell_text(action: m.ActionType) -> str:
     text = action.text()
@@ -39,10 +71,11 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
     out = [f" Game {game.number}"]
     if game.score is not None:
         (n1, n2), (s1, s2) = game.score.names, game.score.scores
-        left = f"{_rated(n1, game.score.ratings[0])} : {s1 if s1 is not None else 0}"
+        r1, r2 = game.score.ratings
+        left = f"{score_line_name(_rated(n1, r1))} : {s1 if s1 is not None else 0}"
         # names too long for the 31 columns still need a gap before the next
         gap = "" if len(left) < 31 else "  "
-        out.append(f" {left:<31}{gap}{_rated(n2, game.score.ratings[1])} : "
+        out.append(f" {left:<31}{gap}{score_line_name(_rated(n2, r2))} : "
                    f"{s2 if s2 is not None else 0}")
     for comment in game.comments:
         # comments read from a match file keep their marker; others (SGF's

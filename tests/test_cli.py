@@ -254,6 +254,16 @@ def test_convert_never_overwrites_without_force_nor_the_input(tmp_path):
     assert src.read_bytes() == before
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
+def test_convert_writes_to_a_device_without_force():
+    """README: a character device or pipe is written to directly, with no
+    --force (there is no file to replace), and stays what it is."""
+    import stat
+    r = run("convert", CLEAN, "--to", "json", "-o", "/dev/null")
+    assert r.exit_code == 0 and r.output == ""
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
 def test_convert_out_dir_and_strict(tmp_path):
     r = run("convert", CLEAN, ILLEGAL, "--to", "json", "--out-dir", str(tmp_path / "out"))
     assert r.exit_code == 0
@@ -309,6 +319,14 @@ def test_version():
 def test_codes_lists_every_code():
     out = run("codes").output
     assert "GM202" in out and "GM401" in out
+
+
+def test_docs_codes_md_is_what_gamao_codes_writes():
+    """docs/codes.md is generated: gamao codes --format markdown > docs/codes.md"""
+    from gamao_cli.diagnostics import CODES
+    out = run("codes", "--format", "markdown").output
+    assert (ROOT / "docs" / "codes.md").read_text(encoding="utf-8") == out
+    assert all(f"| {code} |" in out for code in CODES)
 
 
 def test_installed_console_script():

@@ -32,6 +32,7 @@ from gamao_cli.checking import check_file
 from gamao_cli.cli import main
 from gamao_cli.errors import SyntaxProblem
 from gamao_cli.loading import load_path, load_text
+from gamao_cli.matfile_limits import check_repeats
 from gamao_cli.matfile_reader import read_matches
 
 REGRESSIONS = ROOT / "tests" / "regressions"
@@ -296,12 +297,11 @@ def test_a_number_of_five_thousand_digits_is_a_located_error(tmp_path, where):
     assert res.exit_code == 2 and not (tmp_path / "out.mat").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="matfile_reader calls int() on numbers of any length; "
-                   "past 4300 digits Python raises ValueError, not a SyntaxProblem "
-                   "(loading.read_match_file turns it into one)")
 def test_reader_very_long_number():
-    with pytest.raises(SyntaxProblem):
+    """The reader itself (not only the command) names a number too long to read."""
+    with pytest.raises(SyntaxProblem) as exc:
         read_matches(LONG_NUMBER["score"], "long.mat")
+    assert "digits" in exc.value.message and exc.value.line and exc.value.column
 
 
 @pytest.mark.parametrize("count", ["10", "100", "999999999", "9" * 40])
@@ -324,12 +324,11 @@ def test_repeat_counts_up_to_the_limit_reach_the_validator(tmp_path):
     assert not check_file(str(p)).unreadable
 
 
-@pytest.mark.xfail(strict=True, reason="matfile_reader expands a step's repeat count '(n)' "
-                   "into n movements while reading (model.play_shape), whatever n: "
-                   "8/5(999999999) takes gigabytes (loading.read_match_file refuses it first)")
 def test_reader_refuses_a_huge_repeat_count():
-    with pytest.raises(SyntaxProblem):
+    """The reader itself refuses 8/5(100000) before expanding it."""
+    with pytest.raises(SyntaxProblem) as exc:
         read_matches(HDR + "  1) 31: 8/5(100000)\n", "rep.mat")
+    assert (exc.value.line, exc.value.column) == (5, 13)
 
 
 # -- a validator crash stays with its file -----------------------------------
@@ -355,10 +354,28 @@ def test_validator_crash_is_reported_for_its_file_and_the_others_are_checked(tmp
     [d] = r.diagnostics
     assert d.code == "GM004" and "internal error" in d.message
     res = run("validate", "--jobs", "1", str(tmp_path))
-    assert res.exit_code == 2
+    assert res.exit_code == 3   # an internal error, though the other files were checked
     assert "a-crash.mat" in res.output and "GM004 error internal error while checking" in res.output
     assert "b-illegal.mat:9:38: GM202" in res.output
     assert "Traceback" not in res.output
+
+
+def test_an_internal_error_outweighs_an_unreadable_file_in_the_exit_code(tmp_path, monkeypatch):
+    _crash_on("a-crash", monkeypatch)
+    shutil.copy(CLEAN, tmp_path / "a-crash.mat")
+    (tmp_path / "b-not-a-match.mat").write_text("hello\n", encoding="utf-8")
+    shutil.copy(CLEAN, tmp_path / "c-clean.mat")
+    res = run("validate", "--jobs", "1", "--format", "json", str(tmp_path))
+    assert res.exit_code == 3
+    doc = json.loads(res.output)
+    assert [(Path(f["path"]).name, f["ok"]) for f in doc["files"]] == \
+        [("a-crash.mat", False), ("b-not-a-match.mat", False), ("c-clean.mat", True)]
+    # without the crash: 2 for the unreadable file; a GM004 of a file that
+    # cannot be read (no internal error) is no reason for 3 either
+    monkeypatch.undo()
+    assert run("validate", "--jobs", "1", str(tmp_path)).exit_code == 2
+    res = run("validate", str(tmp_path / "c-clean.mat"), str(tmp_path / "missing.mat"))
+    assert res.exit_code == 2 and "missing.mat: GM004 error cannot read" in res.output
 
 
 def test_gamao_debug_lets_an_internal_error_through(monkeypatch, tmp_path):
@@ -376,6 +393,66 @@ def test_validator_point_beyond_the_board():
     assert any(d.line == 5 for d in report.diagnostics)
 
 
+def test_validator_step_from_off():
+    """0/9: board.resolve_play raised ValueError('movement 0/9 is outside the
+    board') (found by fuzz/fuzz_matfile.py after the fix for points past 25);
+    now GM217 at the step, and the game is not replayed further (GM215)."""
+    from gamao_cli.validator import validate_match
+    [match] = read_matches((REGRESSIONS / "step-from-off.mat").read_text(), "off.mat")
+    report = validate_match(match)
+    on_line = [(d.code, d.column) for d in report.diagnostics if d.line == 5]
+    assert sorted(on_line) == [("GM215", 6), ("GM217", 10)]
+    [d] = [d for d in report.diagnostics if d.code == "GM217"]
+    assert d.message == "0/9 8/5: a step starts from off (0): a checker borne off never moves again"
+    assert (d.severity, d.dice, d.play) == ("error", "31", "0/9 8/5")
+
+
+@pytest.mark.parametrize("play, column", [("0/9 8/5", 10), ("8/5 off/9", 14), ("9/0/5 6/5", 10)])
+def test_a_step_from_off_is_reported_by_validate_not_a_crash(tmp_path, play, column):
+    p = tmp_path / "off.mat"
+    p.write_text(HDR + f"  1) 31: {play}\n", encoding="utf-8")
+    r = check_file(str(p))
+    assert not r.unreadable and r.internal_error is None
+    assert [(d.line, d.column) for d in r.diagnostics if d.code == "GM217"] == [(5, column)]
+    r = check_file(str(REGRESSIONS / "step-from-off.mat"))
+    assert r.internal_error is None and "GM217" in [d.code for d in r.diagnostics]
+    res = run("validate", str(p))
+    assert res.exit_code == 1 and "GM217 error" in res.output and "GM004" not in res.output
+    for target in ("mat", "json", "sgf"):
+        res = run("convert", str(p), "--to", target, "-o", str(tmp_path / f"out.{target}"))
+        assert res.exit_code == 0 and (tmp_path / f"out.{target}").exists(), res.output
+
+
+def test_the_fuzz_harness_body_keeps_the_contract_and_stops_at_new_crashes(monkeypatch):
+    """fuzz/common.one_input, what both fuzz harnesses run for each input,
+    without Atheris: the examples and the regression inputs pass (the .mat
+    output reads back); a crash stops it unless it is a known bug."""
+    monkeypatch.syspath_prepend(str(ROOT / "fuzz"))
+    import common
+    from gamao_cli.conversion import convert
+    from gamao_cli.sgf_reader import read_sgf
+    for path in sorted(EXAMPLES.glob("*.mat")) + sorted(REGRESSIONS.glob("*.mat")):
+        common.one_input(path.read_bytes(), "fuzz.mat", read_matches, convert=True)
+    sgf = convert(load_text(CLEAN.read_text(encoding="utf-8"), "m.mat"), "sgf").text
+    common.one_input(sgf.replace("PB[Player_2]", "PB[Snow (libgsgf):0.2.0]").encode(),
+                     "fuzz.sgf", read_sgf, convert=True)
+    common.one_input(b"\x00\x01\x02", "fuzz.mat", read_matches, convert=True)  # no text
+
+    def crashing(text, path):
+        raise RuntimeError("a new bug")
+
+    def known(text, path):
+        raise ValueError("a known bug, reported")
+
+    with pytest.raises(RuntimeError, match="a new bug"):
+        common.one_input(CLEAN.read_bytes(), "fuzz.mat", crashing, convert=False)
+    monkeypatch.setattr(common, "_KNOWN", [("ValueError", re.compile("^a known bug"))])
+    common.one_input(CLEAN.read_bytes(), "fuzz.mat", known, convert=False)
+    monkeypatch.setenv("FUZZ_ALL", "1")
+    with pytest.raises(ValueError, match="a known bug"):
+        common.one_input(CLEAN.read_bytes(), "fuzz.mat", known, convert=False)
+
+
 def test_json_conversion_of_an_impossible_position():
     """An illegal play replayed as written can put both players on one point
     (found by fuzz/fuzz_matfile.py): no ID can hold it, so the JSON leaves the
@@ -389,18 +466,18 @@ def test_json_conversion_of_an_impossible_position():
     assert any("on_roll" in a and "position_id" not in a for a in actions)
 
 
-@pytest.mark.xfail(strict=True, reason="board.resolve_play's full search checks that a "
-                   "movement's source holds a checker only at its first die step: when the "
-                   "steps of two movements interleave, 13/7 can move the checker that "
-                   "bar/19/13/7 is carrying, leaving -1 checkers on 13 (found by "
-                   "fuzz/fuzz_matfile.py; JSON conversion then met a negative count)")
 def test_resolve_play_never_leaves_a_negative_checker_count():
+    """13/7 could move the checker bar/19/13/7 is carrying when their steps
+    interleave, leaving -1 checkers on 13 (found by fuzz/fuzz_matfile.py;
+    fixed: resolve_play checks for a checker at every die step)."""
     from gamao_cli.board import Position, resolve_play
     # on the bar, nothing on 13, lone opposing checkers on 19 and 7 (hit on the way)
     me = (0, 0, 2, 2, 3, 3, 3, 0, 1) + (0,) * 16 + (1,)
     opp = (2, 3, 0, 2, 3, 2, 1, 0, 0, 1) + (0,) * 8 + (1,) + (0,) * 7
     r = resolve_play(Position(me, opp), [(25, 7), (13, 7)], 6, 6)
     assert not r.ok or min(r.position.me) >= 0 and min(r.position.opp) >= 0, r.steps
+    # the only checker that could make 13/7 is the one bar/7 carries
+    assert (r.ok, r.problem, r.index) == (False, "no-checker", 1)
 
 
 def test_a_long_player_name_converts_to_a_readable_mat(tmp_path):
@@ -410,6 +487,33 @@ def test_a_long_player_name_converts_to_a_readable_mat(tmp_path):
     out = convert(load_text(text, "long.mat"), "mat").text
     [back] = load_text(out, "converted.mat")
     assert back.players == (long_name, "Player_2")
+
+
+def test_a_player_name_with_a_colon_converts_to_a_readable_mat(tmp_path):
+    """A player name holding ':' (SGF allows it: PB[Snow (libgsgf):0.2.0]) was
+    written as it is into the .mat score line, whose names the reader reads
+    up to the first ':', so gamao could not read its own output (found by
+    fuzz/fuzz_sgf.py). Each ':' is now written '-', with a warning."""
+    from gamao_cli.conversion import convert
+    sgf = convert(load_text(CLEAN.read_text(encoding="utf-8"), "m.mat"), "sgf").text
+    sgf = sgf.replace("PB[Player_2]", "PB[Snow (libgsgf):0.2.0]")
+    sgf = sgf.replace("PW[Player_1]", "PW[:a:]")
+    [match] = load_text(sgf, "m.sgf")
+    conv = convert([match], "mat")
+    [back] = load_text(conv.text, "converted.mat")
+    assert back.players == ("-a-", "Snow (libgsgf)-0.2.0")
+    assert all(g.score.names == back.players for g in back.games)
+    assert conv.warnings == [
+        "the player name ':a:' is written '-a-': a .mat score line cannot hold ':' "
+        "(each becomes '-')",
+        "the player name 'Snow (libgsgf):0.2.0' is written 'Snow (libgsgf)-0.2.0': a .mat "
+        "score line cannot hold ':' (each becomes '-')"]
+    p = tmp_path / "m.sgf"
+    p.write_text(sgf, encoding="utf-8")
+    res = run("convert", str(p), "--to", "mat", "-o", str(tmp_path / "m.mat"))
+    assert res.exit_code == 0
+    assert f"{p}: warning: the player name 'Snow (libgsgf):0.2.0' is written" in res.output
+    assert load_path(str(tmp_path / "m.mat"))[0][0].players[1] == "Snow (libgsgf)-0.2.0"
 
 
 def test_a_crash_while_converting_leaves_no_file(tmp_path):
@@ -769,5 +873,5 @@ def test_many_counts_on_a_long_line_that_is_not_a_move_line_take_linear_time():
     text = HDR + "; " + "a(100)" * 150_000 + "\n" + "  2) 31: 8/5(7)" + "(100)" * 1000 + "\n"
     with pytest.raises(SyntaxProblem):
         _r, seconds = timed(load_text, text, "x.mat")
-    _r, seconds = timed(loading._check_repeats, HDR + "; " + "a(100)" * 150_000 + "\n", "x")
+    _r, seconds = timed(check_repeats, HDR + "; " + "a(100)" * 150_000 + "\n", "x")
     assert seconds < 5

@@ -172,6 +172,15 @@ def test_decode_position_id_rejects(bad, fragment):
         decode_position_id(bad)
 
 
+def _bytes_of(bits, nbytes):
+    """Bits to bytes, least significant bit first (as gnubg packs its keys)."""
+    out = bytearray(nbytes)
+    for i, b in enumerate(bits):
+        if b:
+            out[i >> 3] |= 1 << (i & 7)
+    return bytes(out)
+
+
 def test_decode_position_id_rejects_overlap_and_garbage():
     me = list(START)
     opp = list(START)
@@ -180,7 +189,7 @@ def test_decode_position_id_rejects_overlap_and_garbage():
     for side in (opp, me):
         for p in range(1, 26):
             bits += [1] * side[p] + [0]
-    assert position_id(START, START) == P._b64_encode(P._bytes_of(bits, 10))
+    assert position_id(START, START) == P._b64_encode(_bytes_of(bits, 10))
     me_bad = list(START)
     me_bad[1] = 1
     me_bad[24] -= 1
@@ -189,12 +198,12 @@ def test_decode_position_id_rejects_overlap_and_garbage():
         for p in range(1, 26):
             bits += [1] * side[p] + [0]
     with pytest.raises(ValueError, match="same point|both players"):
-        decode_position_id(P._b64_encode(P._bytes_of(bits, 10)))
+        decode_position_id(P._b64_encode(_bytes_of(bits, 10)))
     # a stray 1 bit after the last bar separator (fewer checkers leave room)
     bits = [1, 0] + [0] * 24 + [1, 0] + [0] * 24
     bits += [0] * (79 - len(bits)) + [1]
     with pytest.raises(ValueError, match="stray bits"):
-        decode_position_id(P._b64_encode(P._bytes_of(bits, 10)))
+        decode_position_id(P._b64_encode(_bytes_of(bits, 10)))
 
 
 @pytest.mark.parametrize(
