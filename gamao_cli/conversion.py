@@ -77,8 +77,14 @@ def to_mat(matches: list[m.Match]) -> Conversion:
         conv.errors += report.errors
         parts.append(write_matches([_without_redundant_tags(match)], cell))
         for name, written in renamed_players(match):
+            why = []
+            if ":" in name:
+                why.append(f"cannot hold ':' (each becomes '{NAME_COLON}')")
+            if score_line_name(name) != name.replace(":", NAME_COLON):
+                why.append("would read the ',' and number that end it as a rating "
+                           "(the ',' becomes a space)")
             warning = (f"the player name {name!r} is written {written!r}: a .mat score line "
-                       f"cannot hold ':' (each becomes '{NAME_COLON}')")
+                       + " and ".join(why))
             if warning not in conv.warnings:
                 conv.warnings.append(warning)
         if any(isinstance(a, m.Loss) for g in match.games for a in g.actions):

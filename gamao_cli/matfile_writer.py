@@ -19,6 +19,8 @@ player) or 34 (right player) spaces, or beside the loser's ``Drops``.
 """
 from __future__ import annotations
 
+import re
+
 from typing import Callable, Iterable
 
 from . import model as m
@@ -35,13 +37,20 @@ WIN_INDENT = (6, 34)
 NAME_COLON = "-"
 
 
+_LOOKS_RATED = re.compile(r",(?=[-\d.]+$)")
+
+
 def score_line_name(name: str) -> str:
-    """``name`` as a score line can hold it: each ':' becomes :data:`NAME_COLON`.
+    """``name`` as a score line can hold it: each ':' becomes
+    :data:`NAME_COLON`, and a ',' before a number that ends the name (which
+    the reader would take for a rating, ``Bob,1500``) becomes a space.
 
     >>> score_line_name("Snow (libgsgf):0.2.0")
     'Snow (libgsgf)-0.2.0'
+    >>> score_line_name("Bob,1500")
+    'Bob 1500'
     """
-    return name.replace(":", NAME_COLON)
+    return _LOOKS_RATED.sub(" ", name.replace(":", NAME_COLON))
 
 
 def renamed_players(match: m.Match) -> list[tuple[str, str]]:
@@ -52,7 +61,7 @@ def renamed_players(match: m.Match) -> list[tuple[str, str]]:
         if game.score is None:
             continue
         for name, rating in zip(game.score.names, game.score.ratings):
-            written = score_line_name(_rated(name, rating))
+            written = _rated(score_line_name(name), rating)
             pair = (_rated(name, rating), written)
             if written != pair[0] and pair not in out:
                 out.append(pair)
@@ -72,10 +81,10 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
     if game.score is not None:
         (n1, n2), (s1, s2) = game.score.names, game.score.scores
         r1, r2 = game.score.ratings
-        left = f"{score_line_name(_rated(n1, r1))} : {s1 if s1 is not None else 0}"
+        left = f"{_rated(score_line_name(n1), r1)} : {s1 if s1 is not None else 0}"
         # names too long for the 31 columns still need a gap before the next
         gap = "" if len(left) < 31 else "  "
-        out.append(f" {left:<31}{gap}{score_line_name(_rated(n2, r2))} : "
+        out.append(f" {left:<31}{gap}{_rated(score_line_name(n2), r2)} : "
                    f"{s2 if s2 is not None else 0}")
     for comment in game.comments:
         # comments read from a match file keep their marker; others (SGF's

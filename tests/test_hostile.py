@@ -516,6 +516,25 @@ def test_a_player_name_with_a_colon_converts_to_a_readable_mat(tmp_path):
     assert load_path(str(tmp_path / "m.mat"))[0][0].players[1] == "Snow (libgsgf)-0.2.0"
 
 
+def test_a_player_name_ending_like_a_rating_converts_to_a_readable_mat():
+    """A name like 'Bob,1500' with no rating (from SGF or JSON) would be read
+    back from .mat as the player Bob rated 1500: the ',' is written as a
+    space, with a warning; a real rating is still written and read back."""
+    from gamao_cli.conversion import convert
+    sgf = convert(load_text(CLEAN.read_text(encoding="utf-8"), "m.mat"), "sgf").text
+    sgf = sgf.replace("PB[Player_2]", "PB[Bob,1500]")
+    [match] = load_text(sgf, "m.sgf")
+    for g in match.games:
+        g.score.ratings = ("1720.5", None)
+    conv = convert([match], "mat")
+    [back] = load_text(conv.text, "converted.mat")
+    assert back.players == ("Player_1", "Bob 1500")
+    assert all(g.score.ratings == ("1720.5", None) for g in back.games)
+    assert conv.warnings == [
+        "the player name 'Bob,1500' is written 'Bob 1500': a .mat score line would read "
+        "the ',' and number that end it as a rating (the ',' becomes a space)"]
+
+
 def test_a_crash_while_converting_leaves_no_file(tmp_path):
     out = tmp_path / "out.json"
     res = gamao("convert", str(REGRESSIONS / "impossible-position-json.mat"), "--to", "json",
