@@ -26,6 +26,7 @@ Plays keep their text and make their steps when first asked for.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -495,11 +496,31 @@ def _score_line(text: str, line: int, column: int) -> m.ScoreLine:
                        line=line, column=column)
 
 
+def parser_cache_path(start: str) -> str | bool:
+    """Where Lark keeps its analysis of the grammar between runs, so that a
+    run does not spend a tenth of a second redoing it: ``$GAMAO_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/gamao``, else ``~/.cache/gamao``. ``False`` (no
+    cache) when ``GAMAO_NO_CACHE=1`` or the folder cannot be made. Lark
+    checks that a cache file was made from the same grammar, options and
+    Lark version, and builds the parser anew when it was not or cannot be
+    read."""
+    if os.environ.get("GAMAO_NO_CACHE") == "1":
+        return False
+    folder = os.environ.get("GAMAO_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "gamao")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(folder, f"matchfile-{start}.lark-cache")
+
+
 def _lark(start: str) -> Lark:
     builder = MatchFileBuilder()
     parser = Lark(grammar_text(GRAMMAR_FILE), parser="lalr", lexer="contextual",
                   start=[start, "cell"], transformer=builder, propagate_positions=False,
-                  maybe_placeholders=False)
+                  maybe_placeholders=False, cache=parser_cache_path(start))
     builder.splitter = _cell_splitter(parser)
     builder.line_splitter = _line_splitter(builder.splitter)
     _SPLITTER[:] = [builder.splitter]

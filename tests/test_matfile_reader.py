@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import corpus_match_files, corpus_non_match_files, needs_corpus, read
+from conftest import EXAMPLES, corpus_match_files, corpus_non_match_files, needs_corpus, read
 from gamao_cli import model as m
 from gamao_cli.errors import NotAMatchFile, SyntaxProblem
 from gamao_cli.matfile_reader import read_matches
@@ -211,3 +211,39 @@ def test_round_trip_through_the_writer_for_every_corpus_file():
     for path in corpus_match_files():
         matches = read_matches(read(path), str(path))
         assert read_matches(write_matches(matches)) == matches, path
+
+
+# -- the parser's cache ----------------------------------------------------
+
+def _same_reading(parser, text: str):
+    from gamao_cli.matfile_reader import prepare_text
+    return [(g.number, [(type(a).__name__, a.player, a.line, a.column) for a in g.actions])
+            for mt in parser.parse(prepare_text(text), start="runs") for g in mt.games]
+
+
+def test_the_parser_cache_gives_the_same_parser(tmp_path, monkeypatch):
+    """The first build writes Lark's analysis to the cache folder, the next
+    one loads it; both read a file alike. A cache file that cannot be read
+    is rebuilt, not an error."""
+    from gamao_cli.matfile_reader import _lark
+    monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GAMAO_NO_CACHE", raising=False)
+    text = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text(encoding="utf-8")
+    fresh = _lark("runs")
+    [cache_file] = (tmp_path / "cache").iterdir()
+    loaded = _lark("runs")
+    assert _same_reading(fresh, text) == _same_reading(loaded, text) != []
+    cache_file.write_bytes(b"not a pickle")
+    assert _same_reading(_lark("runs"), text) == _same_reading(fresh, text)
+
+
+def test_the_parser_cache_can_be_turned_off_or_missing(tmp_path, monkeypatch):
+    from gamao_cli.matfile_reader import parser_cache_path
+    monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "c"))
+    assert parser_cache_path("runs") == str(tmp_path / "c" / "matchfile-runs.lark-cache")
+    monkeypatch.setenv("GAMAO_NO_CACHE", "1")
+    assert parser_cache_path("runs") is False
+    monkeypatch.delenv("GAMAO_NO_CACHE")
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "file" / "below"))  # cannot be made
+    assert parser_cache_path("runs") is False
