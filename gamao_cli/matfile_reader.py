@@ -251,7 +251,9 @@ def _cell_splitter(parser: Lark) -> "re.Pattern[str]":
         pattern = parser.get_terminal(name).pattern
         regexp = pattern.to_regexp()
         alternatives.append(f"(?P<{name}>{regexp})")
-    splitter = re.compile(r"(?P<gap>[ \t]*)(?:\d+\)[ \t]+)?(?:" + "|".join(alternatives) + ")")
+    # blanks taken possessively: no cell starts with one, and a gap that gave
+    # back what it took would be tried again at each of its blanks
+    splitter = re.compile(r"(?P<gap>[ \t]*+)(?:\d+\)[ \t]++)?(?:" + "|".join(alternatives) + ")")
     if splitter.groups != len(CELL_KINDS) + 1:
         raise RuntimeError("cell terminals of the grammar must not hold capturing groups")
     return splitter
@@ -272,10 +274,7 @@ def _line_splitter(splitter: "re.Pattern[str]") -> "re.Pattern[str]":
     move lines (the reader then parses the file line by line, which says
     where and why). Blanks are taken possessively: no match gives back what
     it took, so no line makes the expression backtrack."""
-    loose = r"(?P<gap>[ \t]*)(?:\d+\)[ \t]+)?"
-    if not splitter.pattern.startswith(loose):
-        raise RuntimeError("the cell splitter does not start with its gap")
-    cells = r"(?P<gap>[ \t]*+)(?:\d+\)[ \t]++)?" + splitter.pattern[len(loose):]
+    cells = splitter.pattern
     rx = re.compile(r"(?:(?P<newline>(?:\n[ \t]*+)++)(?:(?P<number>\d+)\))?)?" + cells
                     + r"|(?P<break>(?:\n[ \t]*+)++)(?:(?P<break_number>\d+)\))?"
                     + r"|(?P<junk>[\s\S])")
@@ -700,9 +699,7 @@ def _where_cells_stop(line: str) -> int | None:
         if cm is None or cm.end() == pos:
             break
         pos = cm.end()
-    while pos < len(line) and line[pos] in " \t":
-        pos += 1
-    return pos
+    return len(line) - len(line[pos:].lstrip(" \t"))
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
