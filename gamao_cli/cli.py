@@ -21,7 +21,7 @@ import click
 from . import __version__
 from .checking import FileCheck, check_file, input_error_diagnostic
 from .errors import GamaoError, InputError, OutputError
-from .reporters import FORMATS, render
+from .reporters import FORMATS, STREAMED, Tally, render, stream
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -99,11 +99,12 @@ def _use_colour(option: bool | None) -> bool:
 
 # -- running over many files ----------------------------------------------
 
-def run_files(func: Callable[[str], FileCheck], files: list[str], jobs: int | None,
-              label: str = "Checking", pool_min_bytes: int = 256 * 1024) -> list[FileCheck]:
-    """Apply ``func`` to each file, in worker processes when there are many
-    and they hold enough to be worth starting the workers (``pool_min_bytes``
-    in all: starting them costs about what checking 100 kB does)."""
+def iter_files(func: Callable[[str], FileCheck], files: list[str], jobs: int | None,
+               label: str = "Checking", pool_min_bytes: int = 256 * 1024) -> Iterator[FileCheck]:
+    """Apply ``func`` to each file and give the results in input order as they
+    come, in worker processes when there are many files and they hold enough
+    to be worth starting the workers (``pool_min_bytes`` in all: starting
+    them costs about what checking 100 kB does)."""
     jobs = jobs or os.cpu_count() or 1
     show = sys.stderr.isatty() and len(files) >= PROGRESS_MIN_FILES
     worth = False
@@ -129,18 +130,22 @@ def run_files(func: Callable[[str], FileCheck], files: list[str], jobs: int | No
             _parser()
         pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs)
         it = pool.imap(func, files, chunksize=max(1, min(32, len(files) // (jobs * 8) or 1)))
-    results: list[FileCheck] = []
     try:
         if show:
             with click.progressbar(it, length=len(files), label=label, file=sys.stderr) as bar:
-                results.extend(bar)
+                yield from bar
         else:
-            results.extend(it)
+            yield from it
     finally:
         if pool is not None:
             pool.close()
             pool.join()
-    return results
+
+
+def run_files(func: Callable[[str], FileCheck], files: list[str], jobs: int | None,
+              label: str = "Checking", pool_min_bytes: int = 256 * 1024) -> list[FileCheck]:
+    """:func:`iter_files`, all the results in a list."""
+    return list(iter_files(func, files, jobs, label, pool_min_bytes))
 
 
 def _fail_usage(message: str) -> None:
@@ -232,15 +237,22 @@ def validate(paths: tuple[str, ...], fmt: str, quiet: bool, strict: bool,
     if not files:
         _fail_usage("no match files found in " + ", ".join(paths))
     func = functools.partial(check_file, select=select, ignore=ignore)
-    results = run_files(func, files, jobs)
     colour = fmt == "text" and _use_colour(color)
-    text = render(fmt, results, colour=colour, quiet=quiet, strict=strict)
-    click.echo(text, nl=False, color=colour)
-    if any(r.internal_error is not None for r in results):
+    if fmt in STREAMED:
+        # written file by file: memory does not grow with the number of files
+        tally = stream(fmt, iter_files(func, files, jobs),
+                       lambda text: click.echo(text, nl=False, color=colour),
+                       colour=colour, quiet=quiet, strict=strict)
+    else:  # one document listing every file
+        results = run_files(func, files, jobs)
+        click.echo(render(fmt, results, colour=colour, quiet=quiet, strict=strict), nl=False,
+                   color=colour)
+        tally = Tally.of(results, strict)
+    if tally.internal_error:
         sys.exit(EXIT_INTERNAL)   # a bug in gamao outweighs what the files hold
-    if any(r.unreadable for r in results):
+    if tally.counts["unreadable"]:
         sys.exit(EXIT_USAGE)
-    if any(not r.ok(strict) for r in results):
+    if tally.failed:
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
 

@@ -1,12 +1,15 @@
 """Output formats of ``gamao validate``: text, json, jsonl, github, junit.
 
-Each reporter takes the list of :class:`~gamao_cli.checking.FileCheck` (in
-input order) and returns the text to print.
+Each reporter takes the :class:`~gamao_cli.checking.FileCheck` s (in input
+order) and returns the text to print. The formats in :data:`STREAMED` are
+also written file by file as the results come (:func:`stream`), keeping only
+a :class:`Tally`: checking a folder of any number of files then takes
+memory that does not grow with it.
 """
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 from xml.etree import ElementTree as ET
 
 import click
@@ -16,26 +19,50 @@ from .checking import FileCheck
 from .diagnostics import Diagnostic
 
 FORMATS = ("text", "json", "jsonl", "github", "junit")
+STREAMED = ("text", "jsonl", "github")
 JSON_SCHEMA_VERSION = 1
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 
-def totals(results: list[FileCheck]) -> dict[str, int]:
-    return {
-        "files": len(results),
-        "unreadable": sum(r.unreadable for r in results),
-        "matches": sum(len(r.matches) for r in results),
-        "games": sum(r.games for r in results),
-        "plays": sum(r.plays for r in results),
-        "errors": sum(r.errors for r in results),
-        "warnings": sum(r.warnings for r in results),
-        "infos": sum(d.severity == "info" for r in results for d in r.diagnostics),
-    }
+class Tally:
+    """What the closing line and the exit code need of the results."""
+
+    KEYS = ("files", "unreadable", "matches", "games", "plays", "errors", "warnings", "infos")
+
+    def __init__(self, strict: bool = False):
+        self.strict = strict
+        self.counts = dict.fromkeys(self.KEYS, 0)
+        self.internal_error = False  # gamao itself failed on a file
+        self.failed = False          # a file is not ok (errors, or warnings when strict)
+
+    def add(self, r: FileCheck) -> None:
+        c = self.counts
+        c["files"] += 1
+        c["unreadable"] += r.unreadable
+        c["matches"] += len(r.matches)
+        c["games"] += r.games
+        c["plays"] += r.plays
+        c["errors"] += r.errors
+        c["warnings"] += r.warnings
+        c["infos"] += sum(d.severity == "info" for d in r.diagnostics)
+        self.internal_error = self.internal_error or r.internal_error is not None
+        self.failed = self.failed or not r.ok(self.strict)
+
+    @classmethod
+    def of(cls, results: Iterable[FileCheck], strict: bool = False) -> "Tally":
+        tally = cls(strict)
+        for r in results:
+            tally.add(r)
+        return tally
 
 
-def summary_line(results: list[FileCheck]) -> str:
-    t = totals(results)
+def totals(results: Iterable[FileCheck]) -> dict[str, int]:
+    return dict(Tally.of(results).counts)
+
+
+def summary_line(results: "Iterable[FileCheck] | Tally") -> str:
+    t = (results if isinstance(results, Tally) else Tally.of(results)).counts
     line = (f"{t['files']} {'file' if t['files'] == 1 else 'files'}, {t['games']} "
             f"{'game' if t['games'] == 1 else 'games'}: {t['errors']} "
             f"{'error' if t['errors'] == 1 else 'errors'}, {t['warnings']} "
@@ -55,13 +82,12 @@ def diagnostic_text(d: Diagnostic, colour: bool) -> str:
             + click.style(d.severity, fg=_COLOURS.get(d.severity)) + " " + msg)
 
 
-def text_report(results: list[FileCheck], *, colour: bool = False, quiet: bool = False) -> str:
-    lines = []
-    if not quiet:
-        for r in results:
-            lines.extend(diagnostic_text(d, colour) for d in r.diagnostics)
-    lines.append(summary_line(results))
-    return "\n".join(lines) + "\n"
+def _text_lines(r: FileCheck, colour: bool, quiet: bool) -> list[str]:
+    return [] if quiet else [diagnostic_text(d, colour) for d in r.diagnostics]
+
+
+def text_report(results: Iterable[FileCheck], *, colour: bool = False, quiet: bool = False) -> str:
+    return _collect("text", results, colour=colour, quiet=quiet)
 
 
 def json_report(results: list[FileCheck], *, strict: bool = False) -> str:
@@ -74,12 +100,12 @@ def json_report(results: list[FileCheck], *, strict: bool = False) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+def _jsonl_lines(r: FileCheck) -> list[str]:
+    return [json.dumps(d.to_dict(), ensure_ascii=False) for d in r.diagnostics]
+
+
 def jsonl_report(results: Iterable[FileCheck]) -> str:
-    out = []
-    for r in results:
-        for d in r.diagnostics:
-            out.append(json.dumps(d.to_dict(), ensure_ascii=False))
-    return "".join(line + "\n" for line in out)
+    return _collect("jsonl", results)
 
 
 def _gh_escape(text: str, prop: bool = False) -> str:
@@ -89,22 +115,26 @@ def _gh_escape(text: str, prop: bool = False) -> str:
     return text
 
 
-def github_report(results: list[FileCheck]) -> str:
+_GH_KINDS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _github_lines(r: FileCheck) -> list[str]:
     """GitHub Actions workflow commands: one annotation per diagnostic."""
-    kinds = {"error": "error", "warning": "warning", "info": "notice"}
     out = []
-    for r in results:
-        for d in r.diagnostics:
-            props = [f"file={_gh_escape(d.path, True)}"]
-            if d.line is not None:
-                props.append(f"line={d.line}")
-            if d.column is not None:
-                props.append(f"col={d.column}")
-            props.append(f"title={_gh_escape(d.code + ' ' + d.category, True)}")
-            msg = d.message + ("; legal: " + ", ".join(d.legal) if d.legal else "")
-            out.append(f"::{kinds[d.severity]} {','.join(props)}::{_gh_escape(msg)}")
-    out.append(summary_line(results))
-    return "\n".join(out) + "\n"
+    for d in r.diagnostics:
+        props = [f"file={_gh_escape(d.path, True)}"]
+        if d.line is not None:
+            props.append(f"line={d.line}")
+        if d.column is not None:
+            props.append(f"col={d.column}")
+        props.append(f"title={_gh_escape(d.code + ' ' + d.category, True)}")
+        msg = d.message + ("; legal: " + ", ".join(d.legal) if d.legal else "")
+        out.append(f"::{_GH_KINDS[d.severity]} {','.join(props)}::{_gh_escape(msg)}")
+    return out
+
+
+def github_report(results: Iterable[FileCheck]) -> str:
+    return _collect("github", results)
 
 
 def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
@@ -137,6 +167,34 @@ def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def stream(fmt: str, results: Iterable[FileCheck], write: Callable[[str], None], *,
+           colour: bool = False, quiet: bool = False, strict: bool = False) -> Tally:
+    """Write a report in one of the :data:`STREAMED` formats file by file, as
+    ``results`` come, then its closing line; return the :class:`Tally`."""
+    tally = Tally(strict)
+    for r in results:
+        tally.add(r)
+        if fmt == "text":
+            lines = _text_lines(r, colour, quiet)
+        elif fmt == "jsonl":
+            lines = _jsonl_lines(r)
+        elif fmt == "github":
+            lines = _github_lines(r)
+        else:
+            raise ValueError(f"{fmt} is not written file by file")
+        if lines:
+            write("\n".join(lines) + "\n")
+    if fmt in ("text", "github"):
+        write(summary_line(tally) + "\n")
+    return tally
+
+
+def _collect(fmt: str, results: Iterable[FileCheck], **options) -> str:
+    out: list[str] = []
+    stream(fmt, results, out.append, **options)
+    return "".join(out)
 
 
 def render(fmt: str, results: list[FileCheck], *, colour: bool = False, quiet: bool = False,

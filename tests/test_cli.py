@@ -203,7 +203,7 @@ def test_internal_error_is_one_line_and_exit_3(monkeypatch):
 
     def boom(*a, **k):
         raise RuntimeError("kaboom")
-    monkeypatch.setattr(cli, "run_files", boom)
+    monkeypatch.setattr(cli, "iter_files", boom)
     r = CliRunner().invoke(main, ["validate", CLEAN])
     assert r.exit_code == 3
     assert "internal error: RuntimeError: kaboom" in r.output and "Traceback" not in r.output
@@ -338,3 +338,46 @@ def test_installed_console_script():
     assert p.stdout.splitlines()[-1] == "1 file, 2 games: 2 errors, 0 warnings"
     p = subprocess.run([exe, "--version"], capture_output=True, text=True)
     assert p.returncode == 0 and __version__ in p.stdout
+
+
+# -- reports written file by file ---------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "github"])
+def test_streamed_reports_write_each_file_before_the_next_is_checked(fmt):
+    """text, jsonl and github are written as the results come, keeping only a
+    tally (so a folder of any size takes the same memory); the text is what
+    the whole-list reporter makes."""
+    from gamao_cli.checking import FileCheck
+    from gamao_cli.diagnostics import Diagnostic
+    from gamao_cli.reporters import render, stream
+    first = FileCheck("a.mat", diagnostics=[Diagnostic("GM202", "a wrong play", path="a.mat",
+                                                       line=3, column=9)])
+    second = FileCheck("b.mat", unreadable=True,
+                       diagnostics=[Diagnostic("GM002", "not a match file", path="b.mat")])
+    out: list[str] = []
+
+    def results():
+        yield first
+        assert "a.mat" in "".join(out)  # written before b.mat is even checked
+        yield second
+
+    tally = stream(fmt, results(), out.append)
+    assert "".join(out) == render(fmt, [first, second])
+    assert tally.counts["files"] == 2 and tally.counts["unreadable"] == 1 and tally.failed
+
+
+def test_validate_streams_large_runs_and_keeps_the_exit_code(tmp_path, monkeypatch):
+    import gamao_cli.cli as cli
+    seen = []
+    real = cli.iter_files
+
+    def spy(func, files, jobs, *a, **k):
+        for r in real(func, files, jobs, *a, **k):
+            seen.append(r.path)
+            yield r
+    monkeypatch.setattr(cli, "iter_files", spy)
+    bad = tmp_path / "bad.mat"
+    bad.write_text("hello\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["validate", CLEAN, str(bad)])
+    assert r.exit_code == 2 and seen == [CLEAN, str(bad)]
+    assert r.output.strip().endswith("2 files, 3 games: 1 error, 0 warnings (1 file not read)")
