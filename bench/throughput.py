@@ -15,8 +15,11 @@ One run times, on the bulk corpus and on a GNU Backgammon self-play corpus:
   gnubg cannot end the benchmark (skipped with a message when the wheel is
   missing).
 
-Each figure is the median of ``--repeat`` runs (wall time, ``time.perf_counter``),
-each with gamao's caches emptied first (as in a fresh process).
+The run is ``--repeat`` rounds, each timing every figure once, one after the
+other (wall time, ``time.perf_counter``; gamao's caches emptied first, as in
+a fresh process): each figure is the median over the rounds, each ratio the
+median of the rounds' ratios, so that figures compared were measured moments
+apart (on a shared machine the speed of the same work drifts over minutes).
 Printed besides: the ratios gamao/gnubg and gamao/floor, checker plays
 replayed per second, and peak memory (``ru_maxrss`` of this process for the
 in-process runs, of the child for each subprocess: the children are started
@@ -158,17 +161,6 @@ def cold_caches() -> None:
     board._legal_plays_cached.cache_clear()
 
 
-def median_time(func, repeat: int) -> tuple[float, object]:
-    times = []
-    result = None
-    for _ in range(repeat):
-        cold_caches()
-        t = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), result
-
-
 def run_floor(paths: list[str]) -> int:
     n = 0
     for p in paths:
@@ -241,77 +233,122 @@ def mb(kb: int) -> str:
     return f"{kb / 1024:.0f} MB"
 
 
+def timed(func) -> tuple[float, object]:
+    cold_caches()
+    t = time.perf_counter()
+    result = func()
+    return time.perf_counter() - t, result
+
+
 def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
+    """Each round times every figure once, one after the other, so that the
+    ratios are taken between figures measured moments apart (on a shared
+    machine the speed of the same work drifts by tens of percent over
+    minutes); each figure printed is the median over the rounds, each ratio
+    the median of the rounds' ratios."""
     size = sum(os.path.getsize(p) for p in paths)
-    print(f"\n== {name}: {where} ({len(paths)} files, {size / 1e6:.1f} MB)", flush=True)
-    r = args.repeat
-    floor, tokens = median_time(lambda: run_floor(paths), r)
-    print(f"floor (read + one-regex tokenise) : {floor:7.3f} s  ({tokens} tokens)", flush=True)
-    parse, games = median_time(lambda: run_parse(paths), r)
-    print(f"gamao parse only, in-process      : {parse:7.3f} s  ({games} games)"
-          f"  = {parse / floor:5.1f} x floor", flush=True)
-    full, (plays, games2, errors) = median_time(lambda: run_validate(paths), r)
-    print(f"gamao validate, in-process        : {full:7.3f} s  ({games2} games, {plays} plays, "
-          f"{errors} errors found)  = {full / floor:5.1f} x floor, {plays / full:,.0f} plays/s",
-          flush=True)
-    print(f"  peak memory of this process (ru_maxrss): "
-          f"{mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}", flush=True)
-    cli = {}
-    if args.cli:
-        for jobs in (1, 2):
-            got = run_cli(paths if len(paths) < 200 else [where], jobs, r)
-            cli[jobs] = got
-            if isinstance(got, str):
-                print(f"gamao validate --jobs {jobs} (command)  : failed, {got}")
+    print(f"\n== {name}: {where} ({len(paths)} files, {size / 1e6:.1f} MB), "
+          f"{args.repeat} rounds", flush=True)
+    rounds: list[dict] = []
+    gnubg_note = "skipped (--no-gnubg)"
+    cli_note: dict[int, str] = {}
+    info: dict = {}
+    for _ in range(args.repeat):
+        got: dict = {}
+        got["floor"], info["tokens"] = timed(lambda: run_floor(paths))
+        got["parse"], info["games"] = timed(lambda: run_parse(paths))
+        got["full"], (info["plays"], _g, info["errors"]) = timed(lambda: run_validate(paths))
+        info["self_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        if args.cli:
+            for jobs in (1, 2):
+                c = run_cli(paths if len(paths) < 200 else [where], jobs, 1)
+                if isinstance(c, str):
+                    cli_note[jobs] = c
+                else:
+                    got[f"jobs{jobs}"], rss, info["code"], got[f"cpu{jobs}"] = c
+                    info[f"rss{jobs}"] = max(info.get(f"rss{jobs}", 0), rss)
+        if args.gnubg:
+            g = run_gnubg(paths, 1)
+            if isinstance(g, str):
+                gnubg_note = g
             else:
-                t, rss, code, cpu = got
-                print(f"gamao validate --jobs {jobs} (command)  : {t:7.3f} s  "
-                      f"{plays / t:,.0f} plays/s, CPU {cpu:.2f} s, peak memory of the largest "
-                      f"process {mb(rss)} (exit code {code})", flush=True)
-        if not isinstance(cli.get(1), str) and not isinstance(cli.get(2), str) and cli:
-            print(f"  --jobs 2 is {cli[1][0] / cli[2][0]:.2f}x as fast as --jobs 1 "
-                  f"(CPU time {cli[2][3] / cli[1][3]:.2f}x; "
-                  f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    gnubg = run_gnubg(paths, r) if args.gnubg else "skipped (--no-gnubg)"
-    if isinstance(gnubg, str):
-        print(f"GNU Backgammon import mat + match(): {gnubg}")
+                got["gnubg"] = g["median"]
+                info["gnubg_games"], info["gnubg_files"] = g["games"], g["files"]
+                info["gnubg_kb"] = max(info.get("gnubg_kb", 0), g["maxrss_kb"])
+        rounds.append(got)
+
+    def med(key: str) -> float:
+        return statistics.median(r[key] for r in rounds)
+
+    def ratio(top: str, bottom: str) -> float:
+        return statistics.median(r[top] / r[bottom] for r in rounds)
+
+    have = set.intersection(*(set(r) for r in rounds))
+    plays = info["plays"]
+    print(f"floor (read + one-regex tokenise) : {med('floor'):7.3f} s  ({info['tokens']} tokens)")
+    print(f"gamao parse only, in-process      : {med('parse'):7.3f} s  ({info['games']} games)"
+          f"  = {ratio('parse', 'floor'):5.1f} x floor")
+    print(f"gamao validate, in-process        : {med('full'):7.3f} s  ({plays} plays, "
+          f"{info['errors']} errors found)  = {ratio('full', 'floor'):5.1f} x floor, "
+          f"{plays / med('full'):,.0f} plays/s")
+    print(f"  peak memory of this process (ru_maxrss): {mb(info['self_kb'])}")
+    cli = {}
+    for jobs in (1, 2):
+        if f"jobs{jobs}" in have:
+            t = med(f"jobs{jobs}")
+            cli[jobs] = (t, info[f"rss{jobs}"])
+            print(f"gamao validate --jobs {jobs} (command)  : {t:7.3f} s  {plays / t:,.0f} plays/s, "
+                  f"CPU {med(f'cpu{jobs}'):.2f} s, peak memory of the largest process "
+                  f"{mb(info[f'rss{jobs}'])} (exit code {info['code']})")
+        elif args.cli:
+            print(f"gamao validate --jobs {jobs} (command)  : failed, {cli_note.get(jobs)}")
+    scaling = None
+    if {"jobs1", "jobs2"} <= have:
+        scaling = ratio("jobs1", "jobs2")
+        print(f"  --jobs 2 is {scaling:.2f}x as fast as --jobs 1 (CPU time "
+              f"{ratio('cpu2', 'cpu1'):.2f}x; load average {os.getloadavg()[0]:.1f} on "
+              f"{os.cpu_count()} cores)")
+    full_gnubg = None
+    if "gnubg" in have:
+        print(f"GNU Backgammon import mat + match(): {med('gnubg'):7.3f} s  "
+              f"({info['gnubg_files']} files, {info['gnubg_games']} games; peak memory of the "
+              f"child {mb(info['gnubg_kb'])})")
+        full_gnubg = ratio("full", "gnubg")
+        print(f"  ratio gamao/gnubg: parse only {ratio('parse', 'gnubg'):.1f}x, full validation "
+              f"{full_gnubg:.1f}x"
+              + "".join(f", --jobs {j} {ratio(f'jobs{j}', 'gnubg'):.1f}x" for j in cli))
     else:
-        g = gnubg["median"]
-        print(f"GNU Backgammon import mat + match(): {g:7.3f} s  ({gnubg['files']} files, "
-              f"{gnubg['games']} games; peak memory of the child {mb(gnubg['maxrss_kb'])})")
-        print(f"  ratio gamao/gnubg: parse only {parse / g:.1f}x, full validation {full / g:.1f}x"
-              + "".join(f", --jobs {j} {cli[j][0] / g:.1f}x" for j in cli
-                        if not isinstance(cli[j], str)))
-    print(f"  ratio gamao/floor: parse only {parse / floor:.1f}x, full validation {full / floor:.1f}x")
-    print_targets(parse / floor, None if isinstance(gnubg, str) else full / gnubg["median"],
-                  cli, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        print(f"GNU Backgammon import mat + match(): {gnubg_note}")
+    print(f"  ratio gamao/floor: parse only {ratio('parse', 'floor'):.1f}x, "
+          f"full validation {ratio('full', 'floor'):.1f}x")
+    print_targets(ratio("parse", "floor"), full_gnubg, scaling,
+                  max([info["self_kb"]] + [rss for _t, rss in cli.values()]))
 
 
-def print_targets(parse_floor: float, full_gnubg: float | None, cli: dict, self_kb: int) -> None:
+def print_targets(parse_floor: float, full_gnubg: float | None, scaling: float | None,
+                  peak_kb: int) -> None:
     """The targets of the throughput issue, each with what this run measured."""
-    def verdict(ok: bool | None) -> str:
-        return "not measured" if ok is None else ("holds" if ok else "MISSED")
+    def verdict(ok: bool) -> str:
+        return "holds" if ok else "MISSED"
 
-    ran = {j: got for j, got in cli.items() if not isinstance(got, str)}
-    scaling = ran[1][0] / ran[2][0] if 1 in ran and 2 in ran else None
-    peak_kb = max([self_kb] + [got[1] for got in ran.values()])
     print("  targets:")
     print(f"    parse only <= 10x the floor          : {parse_floor:5.1f}x  "
           f"{verdict(parse_floor <= 10)}")
-    print(f"    full validation <= 9x gnubg's import : "
+    print("    full validation <= 9x gnubg's import : "
           + (f"{full_gnubg:5.1f}x  {verdict(full_gnubg <= 9)}" if full_gnubg is not None
              else "  -    not measured"))
-    print(f"    --jobs 2 >= 1.8x as fast as --jobs 1 : "
+    print("    --jobs 2 >= 1.8x as fast as --jobs 1 : "
           + (f"{scaling:5.2f}x {verdict(scaling >= 1.8)}" if scaling is not None
              else "  -    not measured"))
-    print(f"    peak memory < 100 MB                 : {mb(peak_kb):>6} {verdict(peak_kb < 100 * 1024)}")
+    print(f"    peak memory < 100 MB                 : {mb(peak_kb):>6} "
+          f"{verdict(peak_kb < 100 * 1024)}", flush=True)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_BULK, help="the bulk corpus")
     ap.add_argument("--selfplay", help="a folder of GNU Backgammon self-play .mat files")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per figure (median)")
+    ap.add_argument("--repeat", type=int, default=5, help="rounds (medians over them)")
     ap.add_argument("--no-cli", dest="cli", action="store_false", help="skip the command runs")
     ap.add_argument("--no-gnubg", dest="gnubg", action="store_false",
                     help="skip GNU Backgammon's importer")
