@@ -17,7 +17,7 @@ import importlib
 from dataclasses import dataclass, field
 
 from . import model as m
-from .matfile_writer import NAME_COLON, _cell_text, renamed_players, score_line_name, write_matches
+from .matfile_writer import _cell_text, renamed_players, score_line_name, write_matches
 from .notation import format_steps
 from .validator import validate_match
 
@@ -76,13 +76,7 @@ def to_mat(matches: list[m.Match]) -> Conversion:
         cell, report = _canonical_cells(match)
         conv.errors += report.errors
         parts.append(write_matches([_without_redundant_tags(match)], cell))
-        for name, written in renamed_players(match):
-            why = []
-            if ":" in name:
-                why.append(f"cannot hold ':' (each becomes '{NAME_COLON}')")
-            if score_line_name(name) != name.replace(":", NAME_COLON):
-                why.append("would read the ',' and number that end it as a rating "
-                           "(the ',' becomes a space)")
+        for name, written, why in renamed_players(match):
             warning = (f"the player name {name!r} is written {written!r}: a .mat score line "
                        + " and ".join(why))
             if warning not in conv.warnings:

@@ -98,7 +98,7 @@ def _game_json(game: m.Game, result, snaps: dict) -> dict[str, Any]:
 
 
 def _match_json(match: m.Match, games) -> dict[str, Any]:
-    """The document of one match; ``games(report, snaps)`` gives its games
+    """The document of one match; ``games(match, report, snaps)`` gives its games
     (a list, or an iterator that makes them one at a time)."""
     report = validate_match(match, keep_records=True)
     snaps = {id(s.action): s for s in snapshots(match, report)}
@@ -119,8 +119,7 @@ def _match_json(match: m.Match, games) -> dict[str, Any]:
 
 def match_to_json(match: m.Match) -> dict[str, Any]:
     """The JSON document of one match (a dict ready for :func:`json.dumps`)."""
-    return _match_json(match, lambda mt, report, snaps: [
-        _game_json(g, r, snaps) for g, r in zip(mt.games, report.games)])
+    return _match_json(match, lambda *made: list(_games_one_by_one(*made)))
 
 
 def _games_one_by_one(match: m.Match, report, snaps):

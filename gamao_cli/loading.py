@@ -50,18 +50,12 @@ def detect_format(text: str) -> str:
 
 def _reader(fmt: str) -> Callable[[str, str], list[m.Match]]:
     if fmt == "mat":
-        return read_match_file
+        return read_matches
     module, _, func = READERS[fmt].partition(":")
     try:
         return getattr(importlib.import_module(module), func)
     except (ImportError, AttributeError):
         raise NotAMatchFile("", f"reading {fmt.upper()} is not supported by this version of gamao")
-
-
-def read_match_file(text: str, path: str = "") -> list[m.Match]:
-    """The match-file reader (:func:`gamao_cli.matfile_reader.read_matches`,
-    which refuses numbers too long to read and runaway repeat counts itself)."""
-    return read_matches(text, path)
 
 
 # -- text and paths -------------------------------------------------------
@@ -116,7 +110,7 @@ def iter_path(path: str) -> tuple[Iterator[m.Match], str]:
         yield from head
         yield from lines
 
-    return iter_file_matches(all_lines(), label, reader=read_match_file), decoded.encoding
+    return iter_file_matches(all_lines(), label, reader=read_matches), decoded.encoding
 
 
 def load_path(path: str) -> tuple[list[m.Match], str]:

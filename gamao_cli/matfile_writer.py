@@ -37,7 +37,23 @@ WIN_INDENT = (6, 34)
 NAME_COLON = "-"
 
 
-_LOOKS_RATED = re.compile(r",(?=[-\d.]+$)")
+# What a score line cannot hold in a name, in the order the writer mends it:
+# (pattern, replacement, why, in the words of a warning)
+_NAME_MENDS = (
+    (re.compile(":"), NAME_COLON, f"cannot hold ':' (each becomes '{NAME_COLON}')"),
+    (re.compile(r",(?=[-\d.]+$)"), " ",
+     "would read the ',' and number that end it as a rating (the ',' becomes a space)"),
+)
+
+
+def _mended_name(name: str) -> tuple[str, list[str]]:
+    """``name`` as a score line can hold it, and why it had to change."""
+    why = []
+    for pattern, replacement, reason in _NAME_MENDS:
+        name, n = pattern.subn(replacement, name)
+        if n:
+            why.append(reason)
+    return name, why
 
 
 def score_line_name(name: str) -> str:
@@ -50,21 +66,21 @@ def score_line_name(name: str) -> str:
     >>> score_line_name("Bob,1500")
     'Bob 1500'
     """
-    return _LOOKS_RATED.sub(" ", name.replace(":", NAME_COLON))
+    return _mended_name(name)[0]
 
 
-def renamed_players(match: m.Match) -> list[tuple[str, str]]:
-    """``(name, as written)`` for each name of the match's score lines that
-    :func:`score_line_name` changes, each once, in order."""
-    out: list[tuple[str, str]] = []
+def renamed_players(match: m.Match) -> list[tuple[str, str, list[str]]]:
+    """``(name, as written, why)`` for each name of the match's score lines
+    that :func:`score_line_name` changes, each once, in order."""
+    out: list[tuple[str, str, list[str]]] = []
     for game in match.games:
         if game.score is None:
             continue
         for name, rating in zip(game.score.names, game.score.ratings):
-            written = _rated(score_line_name(name), rating)
-            pair = (_rated(name, rating), written)
-            if written != pair[0] and pair not in out:
-                out.append(pair)
+            mended, why = _mended_name(name)
+            entry = (_rated(name, rating), _rated(mended, rating), why)
+            if why and entry not in out:
+                out.append(entry)
     return out
 
 

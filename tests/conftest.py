@@ -63,6 +63,14 @@ def corpus_match_files() -> list[Path]:
     return [p for p in corpus_files() if is_match_file(p)]
 
 
+def corpus_sample(bulk_step: int) -> list[Path]:
+    """Every corpus match file outside ``bulk/`` and every ``bulk_step``-th of ``bulk/``."""
+    files = corpus_match_files()
+    plain = [p for p in files if "bulk" not in p.relative_to(CORPUS).parts]
+    bulk = [p for p in files if "bulk" in p.relative_to(CORPUS).parts]
+    return plain + bulk[::bulk_step]
+
+
 def corpus_non_match_files() -> list[Path]:
     return [p for p in corpus_files() if not is_match_file(p)]
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CORPUS, EXAMPLES, SELFPLAY, corpus_match_files, needs_corpus, read
+from conftest import (CORPUS, EXAMPLES, SELFPLAY, corpus_match_files, corpus_sample,
+                      needs_corpus, read)
 from gamao_cli.conversion import convert
 from gamao_cli.loading import load_text
 from gamao_cli.matfile_reader import read_matches
@@ -82,17 +83,10 @@ def _first_difference(expected: str, got: str) -> str:
     return f"{len(expected.splitlines())} lines became {len(got.splitlines())}"
 
 
-def _corpus_sample(bulk_step: int):
-    files = corpus_match_files()
-    plain = [p for p in files if "bulk" not in p.relative_to(CORPUS).parts]
-    bulk = [p for p in files if "bulk" in p.relative_to(CORPUS).parts]
-    return plain + bulk[::bulk_step]
-
-
 @needs_corpus
 def test_round_trip_through_json_and_sgf_gives_the_canonical_file_for_a_corpus_sample():
     """Every match file outside ``bulk/`` and every 25th of ``bulk/``."""
-    files = _corpus_sample(bulk_step=25)
+    files = corpus_sample(bulk_step=25)
     assert len(files) > 100
     assert round_trip_failures(files) == []
 

@@ -32,7 +32,8 @@ from conftest import ROOT, corpus_match_files, needs_corpus
 from gamao_cli import loading
 from gamao_cli.checking import check_file, input_error_diagnostic
 from gamao_cli.errors import InputError
-from gamao_cli.loading import load_text, read_match_file
+from gamao_cli.loading import load_text
+from gamao_cli.matfile_reader import read_matches
 from gamao_cli.streaming import iter_text_matches
 from gamao_cli.textio import decode_bytes
 
@@ -174,7 +175,7 @@ def test_reading_match_by_match_is_reading_the_whole(sources, ops):
     whole = _read(lambda: load_text(text, "x.mat"))
     if whole[0] == "known" or loading.detect_format(text) != "mat":
         return
-    assert _read(lambda: list(iter_text_matches(text, "x.mat", read_match_file))) == whole
+    assert _read(lambda: list(iter_text_matches(text, "x.mat", read_matches))) == whole
 
 
 @PROPERTY

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, SELFPLAY, corpus_match_files, needs_corpus, read
+from conftest import CORPUS, SELFPLAY, corpus_sample, needs_corpus, read
 from gamao_cli import model as m
 from gamao_cli.board import apply_step, start_position
 from gamao_cli.conversion import convert as convert_to, to_mat
@@ -680,16 +680,9 @@ def test_what_sgf_cannot_hold_even_privately_is_said_and_an_allowed_difference(t
     assert back.tag("Event") == "Cup 2024" and back.games[0].number == 1
 
 
-def _round_trip_files(bulk_step: int) -> list[Path]:
-    files = corpus_match_files()
-    plain = [p for p in files if "bulk" not in p.relative_to(CORPUS).parts]
-    bulk = [p for p in files if "bulk" in p.relative_to(CORPUS).parts]
-    return plain + bulk[::bulk_step]
-
-
 @needs_corpus
 def test_round_trip_of_corpus_match_files_and_a_bulk_sample():
-    files = _round_trip_files(bulk_step=10)
+    files = corpus_sample(bulk_step=10)
     assert len(files) > 100
     allowed = {path.name: a for path in files if (a := check_round_trip(path, read(path)))}
     assert allowed == {}, "the corpus meets differences only allowed for made-up records"
@@ -698,7 +691,7 @@ def test_round_trip_of_corpus_match_files_and_a_bulk_sample():
 @pytest.mark.slow
 @needs_corpus
 def test_round_trip_of_every_corpus_match_file():
-    files = _round_trip_files(bulk_step=1)
+    files = corpus_sample(bulk_step=1)
     allowed = {path.name: a for path in files if (a := check_round_trip(path, read(path)))}
     assert allowed == {}, "the corpus meets differences only allowed for made-up records"
 
