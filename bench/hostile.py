@@ -63,7 +63,7 @@ def write_archive(path: Path, megabytes: int) -> int:
     return n * 40
 
 
-CHECK = ("from gamao_cli.checking import check_file\n"
+CHECK = ("from gamao_cli.replay.check import check_file\n"
          "r = check_file(sys.argv[1])\n"
          "OUT = {'unreadable': r.unreadable, 'matches': len(r.matches), 'games': r.games,"
          " 'errors': r.errors}")
@@ -138,7 +138,7 @@ SHAPES = {
 
 
 def bench_shapes(tmp: Path) -> None:
-    code = ("from gamao_cli.checking import check_file\n"
+    code = ("from gamao_cli.replay.check import check_file\n"
             "r = check_file(sys.argv[1])\n"
             "OUT = (r.diagnostics[0].code if r.diagnostics else 'ok')")
     for name, make in SHAPES.items():

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT / "tests"))
     import test_legal_plays_gnubg as cmp  # the comparison, shared with the test
 
-    from gamao_cli import board
+    from gamao_cli import rules as board
 
     t0 = time.perf_counter()
     positions = cmp.random_positions(args.positions, seed=args.seed)

@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gamao_cli.errors import InputError  # noqa: E402
-from gamao_cli.matfile_reader import _parser, read_matches  # noqa: E402
-from gamao_cli.textio import decode_bytes  # noqa: E402
+from gamao_cli.formats.mat.reader import _parser, read_matches  # noqa: E402
+from gamao_cli.formats.textio import decode_bytes  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "bulk"
 FLOOR_TOKEN = re.compile(r"\S+")

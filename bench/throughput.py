@@ -88,12 +88,12 @@ def launch(cmd: list[str], input: str = "", cwd: str | None = None) -> dict:
     return json.loads(_launcher.stdout.readline())
 
 
-from gamao_cli import board  # noqa: E402
-from gamao_cli import matfile_reader  # noqa: E402
-from gamao_cli.checking import check_file  # noqa: E402
+from gamao_cli import rules as board  # noqa: E402
+from gamao_cli.formats.mat import reader as matfile_reader  # noqa: E402
+from gamao_cli.replay.check import check_file  # noqa: E402
 from gamao_cli.errors import InputError  # noqa: E402
-from gamao_cli.loading import load_path  # noqa: E402
-from gamao_cli.matfile_reader import _parser  # noqa: E402
+from gamao_cli.formats import read_path  # noqa: E402
+from gamao_cli.formats.mat.reader import _parser  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 DEFAULT_BULK = SHARED / "corpus" / "bulk"
@@ -173,7 +173,7 @@ def run_parse(paths: list[str]) -> int:
     games = 0
     for p in paths:
         try:
-            matches, _enc = load_path(p)
+            matches = read_path(p)
         except InputError:
             continue
         games += sum(len(mt.games) for mt in matches)

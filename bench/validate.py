@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from gamao_cli.checking import check_file  # noqa: E402
-from gamao_cli.matfile_reader import _parser  # noqa: E402
+from gamao_cli.replay.check import check_file  # noqa: E402
+from gamao_cli.formats.mat.reader import _parser  # noqa: E402
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "bulk"
 

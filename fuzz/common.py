@@ -46,8 +46,8 @@ def check_input_error(exc: InputError) -> None:
 
 def exercise_matches(matches, *, reread) -> None:
     """Replay and convert what a reader returned; the .mat output reads back."""
-    from gamao_cli.conversion import convert
-    from gamao_cli.validator import validate_match
+    from gamao_cli import convert
+    from gamao_cli.replay.replay import validate_match
 
     for match in matches:
         report = validate_match(match)
@@ -59,7 +59,7 @@ def exercise_matches(matches, *, reread) -> None:
     convert(matches, "json")
     convert(matches, "sgf")
     if reread:
-        from gamao_cli.matfile_reader import read_matches
+        from gamao_cli.formats.mat.reader import read_matches
         try:
             read_matches(out, "converted.mat")
         except InputError as exc:
@@ -72,8 +72,8 @@ def one_input(data: bytes, path: str, read, *, convert: bool) -> None:
     then replay what was read and, with ``convert``, convert it (see
     :func:`exercise_matches`). Raises on a break of the contract, unless it is
     one of :data:`KNOWN_BUGS`."""
-    from gamao_cli.textio import decode_bytes
-    from gamao_cli.validator import validate_match
+    from gamao_cli.formats.textio import decode_bytes
+    from gamao_cli.replay.replay import validate_match
 
     try:
         text, _enc = decode_bytes(data, path)

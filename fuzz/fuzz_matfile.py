@@ -4,7 +4,7 @@
         -max_total_time=1800 -max_len=16384
 
 See fuzz/README.md. Each input is taken as the bytes of a file: decoded
-(gamao_cli.textio), read (gamao_cli.matfile_reader), replayed and converted.
+(gamao_cli.formats.textio), read (gamao_cli.formats.mat.reader), replayed and converted.
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import atheris
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 with atheris.instrument_imports(include=["gamao_cli", "lark"]):
-    from gamao_cli.matfile_reader import read_matches
-    from gamao_cli import textio, validator, conversion, matfile_writer, json_format, sgf_writer  # noqa: F401
+    from gamao_cli.formats.mat.reader import read_matches
+    from gamao_cli.formats import textio, validator, conversion, matfile_writer, json_format, sgf_writer  # noqa: F401
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402

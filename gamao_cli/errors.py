@@ -71,3 +71,8 @@ class OutputError(GamaoError):
 
 class UnknownVariant(GamaoError):
     """A record names a variant (``Variation`` tag / SGF ``RU``) gamao does not know."""
+
+    def __init__(self, name: str, known: tuple[str, ...] = ()):
+        self.name = name
+        self.known = known
+        super().__init__(f"unknown variant {name!r} (known: {', '.join(known)})")

@@ -76,5 +76,5 @@ def corpus_non_match_files() -> list[Path]:
 
 
 def read(path: Path) -> str:
-    from gamao_cli.textio import decode_bytes
+    from gamao_cli.formats.textio import decode_bytes
     return decode_bytes(path.read_bytes(), str(path))[0]

@@ -199,7 +199,7 @@ def test_no_files_found_is_a_usage_error(tmp_path):
 
 
 def test_internal_error_is_one_line_and_exit_3(monkeypatch):
-    import gamao_cli.cli as cli
+    import gamao_cli.cli.validate as cli
 
     def boom(*a, **k):
         raise RuntimeError("kaboom")
@@ -323,7 +323,7 @@ def test_codes_lists_every_code():
 
 def test_docs_codes_md_is_what_gamao_codes_writes():
     """docs/codes.md is generated: gamao codes --format markdown > docs/codes.md"""
-    from gamao_cli.diagnostics import CODES
+    from gamao_cli.messages import CODES
     out = run("codes", "--format", "markdown").output
     assert (ROOT / "docs" / "codes.md").read_text(encoding="utf-8") == out
     assert all(f"| {code} |" in out for code in CODES)
@@ -347,9 +347,9 @@ def test_streamed_reports_write_each_file_before_the_next_is_checked(fmt):
     """text, jsonl and github are written as the results come, keeping only a
     tally (so a folder of any size takes the same memory); the text is what
     the whole-list reporter makes."""
-    from gamao_cli.checking import FileCheck
-    from gamao_cli.diagnostics import Diagnostic
-    from gamao_cli.reporters import render, stream
+    from gamao_cli.replay.check import FileCheck
+    from gamao_cli.replay.diagnostics import Diagnostic
+    from gamao_cli.cli.reporters import render, stream
     first = FileCheck("a.mat", diagnostics=[Diagnostic("GM202", "a wrong play", path="a.mat",
                                                        line=3, column=9)])
     second = FileCheck("b.mat", unreadable=True,
@@ -362,12 +362,27 @@ def test_streamed_reports_write_each_file_before_the_next_is_checked(fmt):
         yield second
 
     tally = stream(fmt, results(), out.append)
-    assert "".join(out) == render(fmt, [first, second])
+    closing = "2 files, 0 games: 2 errors, 0 warnings (1 file not read)"
+    expected = {
+        "text": ["a.mat:3:9: GM202 error a wrong play",
+                 "b.mat: GM002 error not a match file", closing],
+        "github": ["::error file=a.mat,line=3,col=9,title=GM202 play::a wrong play",
+                   "::error file=b.mat,title=GM002 syntax::not a match file", closing],
+    }
+    lines = "".join(out).splitlines()
+    if fmt == "jsonl":
+        got = [json.loads(line) for line in lines]
+        assert [(d["path"], d["code"], d["line"], d["column"], d["message"]) for d in got] == [
+            ("a.mat", "GM202", 3, 9, "a wrong play"), ("b.mat", "GM002", None, None,
+                                                       "not a match file")]
+    else:
+        assert lines == expected[fmt]
+    assert "".join(out) == render(fmt, [first, second])  # the whole-list report says the same
     assert tally.counts["files"] == 2 and tally.counts["unreadable"] == 1 and tally.failed
 
 
 def test_validate_streams_large_runs_and_keeps_the_exit_code(tmp_path, monkeypatch):
-    import gamao_cli.cli as cli
+    import gamao_cli.cli.validate as cli
     seen = []
     real = cli.iter_files
 

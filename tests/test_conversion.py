@@ -5,9 +5,9 @@ import pytest
 
 from conftest import (CORPUS, EXAMPLES, SELFPLAY, corpus_match_files, corpus_sample,
                       needs_corpus, read)
-from gamao_cli.conversion import convert
-from gamao_cli.loading import load_text
-from gamao_cli.matfile_reader import read_matches
+from gamao_cli import convert
+from gamao_cli.formats import parse_text as load_text
+from gamao_cli.formats.mat.reader import read_matches
 
 FORMATS = ("mat", "sgf", "json")
 

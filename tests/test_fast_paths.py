@@ -22,13 +22,15 @@ import pytest
 from lark.exceptions import UnexpectedInput
 
 from conftest import EXAMPLES, SELFPLAY, corpus_match_files, needs_corpus, read
-from gamao_cli import board
+from gamao_cli import rules as board
 from gamao_cli import model as m
-from gamao_cli import validator
-from gamao_cli.board import legal_plays, play_in_written_order, play_is_legal, resolve_play
-from gamao_cli.matfile_reader import (_NotMoveText, _line_parser, _parser, _shape_of, looks_like_match_file,
-                                      parse_steps, prepare_text, read_matches)
-from gamao_cli.validator import validate_match
+from gamao_cli.replay import replay as validator
+from gamao_cli.rules import legal_plays, play_in_written_order, play_is_legal, resolve_play
+from gamao_cli.formats.mat.reader import (_NotMoveText, _line_parser, _parser,
+                                          looks_like_match_file, prepare_text, read_matches)
+from gamao_cli.model import parse_steps
+from gamao_cli.model.notation import shape_of
+from gamao_cli.replay.replay import validate_match
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -167,11 +169,11 @@ def test_shape_of_without_steps_is_the_shape_of_the_steps():
             for g in mt.games:
                 texts.update(a.play_text() for a in g.actions if isinstance(a, m.Play))
     for text in texts:
-        assert _shape_of(text) == m.play_shape(parse_steps(text, 0, 0)), text
+        assert shape_of(text) == m.play_shape(parse_steps(text, 0, 0)), text
 
 
 def test_header_checks_match_their_line_by_line_definition():
-    from gamao_cli.matfile_reader import _HEADER_RE, _has_header
+    from gamao_cli.formats.mat.reader import _HEADER_RE, _has_header
 
     def looks(text):  # FORMATS.md, line by line
         for line in text.splitlines():

@@ -27,13 +27,14 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import EXAMPLES, ROOT
-from gamao_cli import loading, streaming
-from gamao_cli.checking import check_file
+from gamao_cli.formats import mat as loading
+from gamao_cli.formats.mat import streaming
+from gamao_cli.replay.check import check_file
 from gamao_cli.cli import main
 from gamao_cli.errors import SyntaxProblem
-from gamao_cli.loading import load_path, load_text
-from gamao_cli.matfile_limits import check_repeats
-from gamao_cli.matfile_reader import read_matches
+from gamao_cli.formats import parse_text as load_text, read_path
+from gamao_cli.formats.mat.limits import check_repeats
+from gamao_cli.formats.mat.reader import read_matches
 
 REGRESSIONS = ROOT / "tests" / "regressions"
 CLEAN = EXAMPLES / "gnubg-selfplay-5pt.mat"
@@ -335,7 +336,7 @@ def test_reader_refuses_a_huge_repeat_count():
 
 def _crash_on(name: str, monkeypatch) -> None:
     """Make the validator crash on files whose path contains ``name``."""
-    import gamao_cli.checking as checking
+    import gamao_cli.replay.check as checking
     real = checking.validate_match
 
     def crashing(match, *a, **k):
@@ -387,7 +388,7 @@ def test_gamao_debug_lets_an_internal_error_through(monkeypatch, tmp_path):
 
 
 def test_validator_point_beyond_the_board():
-    from gamao_cli.validator import validate_match
+    from gamao_cli.replay.replay import validate_match
     [match] = read_matches((REGRESSIONS / "point-beyond-board.mat").read_text(), "p.mat")
     report = validate_match(match)
     assert any(d.line == 5 for d in report.diagnostics)
@@ -397,7 +398,7 @@ def test_validator_step_from_off():
     """0/9: board.resolve_play raised ValueError('movement 0/9 is outside the
     board') (found by fuzz/fuzz_matfile.py after the fix for points past 25);
     now GM217 at the step, and the game is not replayed further (GM215)."""
-    from gamao_cli.validator import validate_match
+    from gamao_cli.replay.replay import validate_match
     [match] = read_matches((REGRESSIONS / "step-from-off.mat").read_text(), "off.mat")
     report = validate_match(match)
     on_line = [(d.code, d.column) for d in report.diagnostics if d.line == 5]
@@ -429,8 +430,8 @@ def test_the_fuzz_harness_body_keeps_the_contract_and_stops_at_new_crashes(monke
     output reads back); a crash stops it unless it is a known bug."""
     monkeypatch.syspath_prepend(str(ROOT / "fuzz"))
     import common
-    from gamao_cli.conversion import convert
-    from gamao_cli.sgf_reader import read_sgf
+    from gamao_cli import convert
+    from gamao_cli.formats.sgf.reader import read_sgf
     for path in sorted(EXAMPLES.glob("*.mat")) + sorted(REGRESSIONS.glob("*.mat")):
         common.one_input(path.read_bytes(), "fuzz.mat", read_matches, convert=True)
     sgf = convert(load_text(CLEAN.read_text(encoding="utf-8"), "m.mat"), "sgf").text
@@ -458,7 +459,7 @@ def test_json_conversion_of_an_impossible_position():
     (found by fuzz/fuzz_matfile.py): no ID can hold it, so the JSON leaves the
     IDs out for those actions instead of failing."""
     import json
-    from gamao_cli.conversion import convert
+    from gamao_cli import convert
     matches = read_matches((REGRESSIONS / "impossible-position-json.mat").read_text(), "p.mat")
     doc = json.loads(convert(matches, "json").text)
     actions = [a for g in doc["games"] for a in g["actions"]]
@@ -470,7 +471,7 @@ def test_resolve_play_never_leaves_a_negative_checker_count():
     """13/7 could move the checker bar/19/13/7 is carrying when their steps
     interleave, leaving -1 checkers on 13 (found by fuzz/fuzz_matfile.py;
     fixed: resolve_play checks for a checker at every die step)."""
-    from gamao_cli.board import Position, resolve_play
+    from gamao_cli.rules import Position, resolve_play
     # on the bar, nothing on 13, lone opposing checkers on 19 and 7 (hit on the way)
     me = (0, 0, 2, 2, 3, 3, 3, 0, 1) + (0,) * 16 + (1,)
     opp = (2, 3, 0, 2, 3, 2, 1, 0, 0, 1) + (0,) * 8 + (1,) + (0,) * 7
@@ -481,7 +482,7 @@ def test_resolve_play_never_leaves_a_negative_checker_count():
 
 
 def test_a_long_player_name_converts_to_a_readable_mat(tmp_path):
-    from gamao_cli.conversion import convert
+    from gamao_cli import convert
     long_name = "Jonathan-Alexander-Montgomery-Smith"
     text = CLEAN.read_text(encoding="utf-8").replace("Player_1", long_name)
     out = convert(load_text(text, "long.mat"), "mat").text
@@ -494,7 +495,7 @@ def test_a_player_name_with_a_colon_converts_to_a_readable_mat(tmp_path):
     written as it is into the .mat score line, whose names the reader reads
     up to the first ':', so gamao could not read its own output (found by
     fuzz/fuzz_sgf.py). Each ':' is now written '-', with a warning."""
-    from gamao_cli.conversion import convert
+    from gamao_cli import convert
     sgf = convert(load_text(CLEAN.read_text(encoding="utf-8"), "m.mat"), "sgf").text
     sgf = sgf.replace("PB[Player_2]", "PB[Snow (libgsgf):0.2.0]")
     sgf = sgf.replace("PW[Player_1]", "PW[:a:]")
@@ -513,14 +514,14 @@ def test_a_player_name_with_a_colon_converts_to_a_readable_mat(tmp_path):
     res = run("convert", str(p), "--to", "mat", "-o", str(tmp_path / "m.mat"))
     assert res.exit_code == 0
     assert f"{p}: warning: the player name 'Snow (libgsgf):0.2.0' is written" in res.output
-    assert load_path(str(tmp_path / "m.mat"))[0][0].players[1] == "Snow (libgsgf)-0.2.0"
+    assert read_path(str(tmp_path / "m.mat"))[0].players[1] == "Snow (libgsgf)-0.2.0"
 
 
 def test_a_player_name_ending_like_a_rating_converts_to_a_readable_mat():
     """A name like 'Bob,1500' with no rating (from SGF or JSON) would be read
     back from .mat as the player Bob rated 1500: the ',' is written as a
     space, with a warning; a real rating is still written and read back."""
-    from gamao_cli.conversion import convert
+    from gamao_cli import convert
     sgf = convert(load_text(CLEAN.read_text(encoding="utf-8"), "m.mat"), "sgf").text
     sgf = sgf.replace("PB[Player_2]", "PB[Bob,1500]")
     [match] = load_text(sgf, "m.sgf")
@@ -603,7 +604,7 @@ def test_a_big_file_with_an_error_reads_as_the_whole_file_does(tmp_path, monkeyp
 def test_streamed_file_in_every_encoding(tmp_path, monkeypatch):
     text = _archive(3).replace("Player_1", NAMES[0])
     monkeypatch.setattr(loading, "STREAM_MIN_BYTES", 0)
-    monkeypatch.setattr("gamao_cli.textio.CHUNK_SIZE", 7)
+    monkeypatch.setattr("gamao_cli.formats.textio.CHUNK_SIZE", 7)
     for encoding, encode in ENCODINGS.items():
         p = tmp_path / f"{encoding}.mat"
         p.write_bytes(encode(text.replace("\n", "\r\n")))
@@ -619,8 +620,8 @@ def test_streaming_hands_sgf_and_json_to_their_readers(tmp_path, monkeypatch):
     for target in ("json", "sgf"):
         out = tmp_path / f"m.{target}"
         assert run("convert", str(src), "--to", target, "-o", str(out)).exit_code == 0
-        matches, _ = load_path(str(out))
-        assert matches == load_path(str(src))[0]
+        matches = read_path(str(out))
+        assert matches == read_path(str(src))
 
 
 def _peak_rss_of(code: str) -> tuple[float, float]:
@@ -644,7 +645,7 @@ def test_two_hundred_megabytes_validate_in_memory_that_does_not_grow(tmp_path):
     with open(big, "w", encoding="utf-8") as fh:
         for _ in range((200 << 20) // len(unit)):
             fh.write(unit)
-    code = "from gamao_cli.checking import check_file; r = check_file(sys.argv[1] if False else {!r}); assert not r.unreadable"
+    code = "from gamao_cli.replay.check import check_file; r = check_file(sys.argv[1] if False else {!r}); assert not r.unreadable"
     _t_small, peak_small = _peak_rss_of(code.format(str(small)))
     t_big, peak_big = _peak_rss_of(code.format(str(big)))
     print(f"200 MB: {t_big:.0f} s, peak {peak_big:.0f} MiB (20 MB: peak {peak_small:.0f} MiB)")
@@ -843,7 +844,7 @@ def test_converting_a_folder_is_all_or_nothing_per_file(tmp_path):
 
 
 def test_a_write_failing_midway_through_a_folder_touches_only_that_file(tmp_path, monkeypatch):
-    from gamao_cli import textio
+    from gamao_cli.formats import textio
     src = tmp_path / "in"
     src.mkdir()
     for name in ("a", "b", "c"):

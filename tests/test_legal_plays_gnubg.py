@@ -34,8 +34,8 @@ gnubg = pytest.importorskip(
     reason="needs the gnubg wheel (pip install gnubg) to compare legal plays with GNU Backgammon",
 )
 
-from gamao_cli import board  # noqa: E402
-from gamao_cli.board import Position, legal_plays, start_position  # noqa: E402
+from gamao_cli import rules as board  # noqa: E402
+from gamao_cli.rules import Position, legal_plays, start_position  # noqa: E402
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 

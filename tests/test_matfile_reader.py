@@ -8,8 +8,8 @@ import pytest
 from conftest import EXAMPLES, corpus_match_files, corpus_non_match_files, needs_corpus, read
 from gamao_cli import model as m
 from gamao_cli.errors import NotAMatchFile, SyntaxProblem
-from gamao_cli.matfile_reader import read_matches
-from gamao_cli.matfile_writer import write_matches
+from gamao_cli.formats.mat.reader import read_matches
+from gamao_cli.formats.mat.writer import write_matches
 
 HEAD = " 7 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
 
@@ -216,7 +216,7 @@ def test_round_trip_through_the_writer_for_every_corpus_file():
 # -- the parser's cache ----------------------------------------------------
 
 def _same_reading(parser, text: str):
-    from gamao_cli.matfile_reader import prepare_text
+    from gamao_cli.formats.mat.reader import prepare_text
     return [(g.number, [(type(a).__name__, a.player, a.line, a.column) for a in g.actions])
             for mt in parser.parse(prepare_text(text), start="runs") for g in mt.games]
 
@@ -225,7 +225,7 @@ def test_the_parser_cache_gives_the_same_parser(tmp_path, monkeypatch):
     """The first build writes Lark's analysis to the cache folder, the next
     one loads it; both read a file alike. A cache file that cannot be read
     is rebuilt, not an error."""
-    from gamao_cli.matfile_reader import _lark
+    from gamao_cli.formats.mat.reader import _lark
     monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("GAMAO_NO_CACHE", raising=False)
     text = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text(encoding="utf-8")
@@ -238,12 +238,12 @@ def test_the_parser_cache_gives_the_same_parser(tmp_path, monkeypatch):
 
 
 def test_the_parser_cache_can_be_turned_off_or_missing(tmp_path, monkeypatch):
-    from gamao_cli.matfile_reader import parser_cache_path
+    from gamao_cli.formats.mat.reader import parser_cache_path
     monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "c"))
-    assert parser_cache_path("runs") == str(tmp_path / "c" / "matchfile-runs.lark-cache")
+    assert parser_cache_path("matchfile-runs") == str(tmp_path / "c" / "matchfile-runs.lark-cache")
     monkeypatch.setenv("GAMAO_NO_CACHE", "1")
-    assert parser_cache_path("runs") is False
+    assert parser_cache_path("matchfile-runs") is False
     monkeypatch.delenv("GAMAO_NO_CACHE")
     (tmp_path / "file").write_text("x")
     monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "file" / "below"))  # cannot be made
-    assert parser_cache_path("runs") is False
+    assert parser_cache_path("matchfile-runs") is False

@@ -1,4 +1,4 @@
-"""Tests for gamao_cli.position_ids: Position ID, Match ID, XGID, ASCII board.
+"""Tests for gamao_cli.ids: Position ID, Match ID, XGID, ASCII board.
 
 Oracles used, besides hand-worked values:
 - the position exports of eXtreme Gammon and BGBlitz in ../shared/corpus
@@ -11,7 +11,6 @@ Oracles used, besides hand-worked values:
 from __future__ import annotations
 
 import contextlib
-import doctest
 import os
 import random
 import re
@@ -23,17 +22,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamao_cli import position_ids as P
-from gamao_cli.position_ids import (
+from gamao_cli.ids import gnubg as P
+from gamao_cli.ids import (
     MatchState,
     decode_match_id,
     decode_position_id,
-    draw_board,
     match_id,
     parse_xgid,
     position_id,
     xgid,
 )
+from gamao_cli.render.text import draw_board
 
 START = (0,) * 6 + (5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -687,8 +686,8 @@ def test_selfplay_exports_decode_consistently():
 # ---------------------------------------------------------------------------
 
 def test_draw_board_start():
-    out = draw_board(START, START, names=("Alice", "Bob"), on_roll=1, dice=(6, 5), cube=2, cube_owner=0,
-                     score=(3, 1), length=7)
+    state = MatchState(on_roll=1, turn=1, dice=(6, 5), cube=2, cube_owner=0, score=(3, 1), length=7)
+    out = draw_board(START, START, state, names=("Alice", "Bob"))
     lines = out.splitlines()
     assert "Position ID: 4HPwATDgc/ABMA" in lines[0]
     mid = re.search(r"Match ID   : (\S+)", out).group(1)
@@ -696,6 +695,7 @@ def test_draw_board_start():
     assert (ms.on_roll, ms.dice, ms.cube, ms.cube_owner, ms.score, ms.length) == (1, (6, 5), 2, 0, (3, 1), 7)
     assert lines[2].startswith(" +13-14-15-16-17-18") and lines[2].endswith("X: Alice (Cube: 2)")
     assert lines[14].startswith(" +12-11-10--9--8--7") and lines[14].endswith("O: Bob")
+    assert mid == match_id(state)  # the board's Match ID is the state's own
     assert "Rolled 65" in out and "7 point match" in out
     assert "3 points" in lines[3] and "1 point" in lines[13]  # Alice (top) 3, Bob (bottom, on roll) 1
 
@@ -705,7 +705,7 @@ def test_draw_board_tall_stacks_and_bar():
     opp = [0] * 26
     me[6], me[25], me[0] = 9, 2, 4
     opp[1], opp[25], opp[0] = 12, 1, 2
-    out = draw_board(tuple(me), tuple(opp), dice=None, length=None)
+    out = draw_board(tuple(me), tuple(opp))
     assert "9" in out and "C" in out  # 9 on my 6-point, 12 (C) on the opponent's ace point
     assert "borne off X 4, O 2" in out
     rows = out.splitlines()
@@ -718,7 +718,3 @@ def test_draw_board_tall_stacks_and_bar():
     assert position_id(tuple(me), tuple(opp)) in out
 
 
-def test_doctests():
-    for module in (P,):
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert result.failed == 0 and result.attempted > 5

@@ -11,8 +11,9 @@ from click.testing import CliRunner
 from conftest import EXAMPLES, SELFPLAY
 from gamao_cli import model as m
 from gamao_cli.cli import main
-from gamao_cli.matfile_reader import read_matches
-from gamao_cli.positions import board_from_id, find_snapshot, snapshots
+from gamao_cli.formats.mat.reader import read_matches
+from gamao_cli.render.text import board_from_id
+from gamao_cli.replay.snapshots import find_snapshot, snapshots
 
 IDS = SELFPLAY / "ids"
 

@@ -6,8 +6,8 @@ import functools
 import shutil
 from pathlib import Path
 
-from gamao_cli import cli
-from gamao_cli.checking import check_file
+from gamao_cli.cli import files as cli
+from gamao_cli.replay.check import check_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -29,11 +29,11 @@ import pytest
 
 from conftest import CORPUS, SELFPLAY, corpus_match_files, needs_corpus, read
 from gamao_cli import model as m
-from gamao_cli.matfile_reader import read_matches
-from gamao_cli.position_ids import position_id
-from gamao_cli.sgf_reader import read_sgf
-from gamao_cli.sgf_writer import convert
-from gamao_cli.validator import RESIGN, TIME, validate_match
+from gamao_cli.formats.mat.reader import read_matches
+from gamao_cli.ids import position_id
+from gamao_cli.formats.sgf.reader import read_sgf
+from gamao_cli.formats.sgf.writer import write_sgf as convert
+from gamao_cli.replay.replay import RESIGN, TIME, validate_match
 
 GNUBG = Path(os.environ.get("GNUBG", "/usr/games/gnubg"))
 SCRIPT = Path(__file__).resolve().parent / "gnubg_scripts" / "dump_sgf.py"

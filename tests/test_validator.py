@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES, SELFPLAY, corpus_match_files, needs_corpus, read
-from gamao_cli.matfile_reader import read_matches
-from gamao_cli.validator import validate_match
+from gamao_cli.formats.mat.reader import read_matches
+from gamao_cli.replay.replay import validate_match
 
 BASE = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text()
 BASE_LINES = BASE.split("\n")

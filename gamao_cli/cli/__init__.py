@@ -1,0 +1,80 @@
+"""The ``gamao`` command: one module per command (:mod:`.validate`,
+:mod:`.convert`, :mod:`.summary`, :mod:`.position`, :mod:`.codes`), the
+options they share (:mod:`.options`), the reports of ``validate``
+(:mod:`.reporters`) and the exit codes (:mod:`.exit_codes`).
+
+Domain errors are caught here, at the boundary, and become a one-line
+message and a documented exit code; an unexpected internal error prints one
+line with a hint to report it and exits 3 (set ``GAMAO_DEBUG=1`` for the
+traceback).
+"""
+from __future__ import annotations
+
+import os
+import traceback
+
+import click
+
+from gamao_cli import __version__
+from gamao_cli.errors import GamaoError
+
+from . import exit_codes
+# (the commands under names of their own: the modules keep theirs)
+from .codes import codes as codes_command
+from .convert import convert as convert_command
+from .position import position as position_command
+from .summary import summary as summary_command
+from .validate import validate as validate_command
+
+
+class GamaoGroup(click.Group):
+    """Turns domain errors into messages and crashes into exit code 3."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except GamaoError as exc:
+            click.echo(f"gamao: {exc}", err=True)
+            ctx.exit(exit_codes.USAGE)
+        except BrokenPipeError:
+            ctx.exit(exit_codes.OK)
+        except KeyboardInterrupt:
+            click.echo("gamao: interrupted", err=True)
+            ctx.exit(exit_codes.INTERRUPTED)
+        except Exception as exc:  # an internal error: one line, unless debugging
+            if os.environ.get("GAMAO_DEBUG") == "1":
+                traceback.print_exc()
+            else:
+                click.echo(f"gamao: internal error: {type(exc).__name__}: {exc} "
+                           "(this is a bug in gamao: please report it with the input file; "
+                           "GAMAO_DEBUG=1 shows the traceback)", err=True)
+            ctx.exit(exit_codes.INTERNAL)
+
+
+@click.group(cls=GamaoGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=exit_codes.HELP)
+@click.version_option(__version__, "--version", "-V", prog_name="gamao")
+def main() -> None:
+    """Read, validate, convert and summarise backgammon match records
+    (.mat match files of GNU Backgammon, eXtreme Gammon, Backgammon Galaxy,
+    Backgammon Studio and others; GNU Backgammon SGF; gamao JSON).
+
+    \b
+    Examples:
+      gamao validate examples/
+      gamao validate --format github matches/
+      gamao convert game.mat --to json -o game.json
+      gamao summary --format csv matches/ > results.csv
+
+    Shell completion (bash): eval "$(_GAMAO_COMPLETE=bash_source gamao)"
+    (zsh: zsh_source, fish: fish_source).
+    """
+
+
+for _command in (validate_command, convert_command, summary_command, position_command,
+                 codes_command):
+    main.add_command(_command)
+
+__all__ = ["main"]

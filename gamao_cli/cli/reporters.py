@@ -1,0 +1,226 @@
+"""Output formats of ``gamao validate``: text, json, jsonl, github, junit.
+
+Each reporter takes the :class:`~gamao_cli.replay.check.FileCheck` s (in input
+order) and returns the text to print. The formats in :data:`STREAMED` are
+also written file by file as the results come (:func:`stream`), keeping only
+a :class:`Tally`: checking a folder of any number of files then takes
+memory that does not grow with it.
+"""
+from __future__ import annotations
+
+import json
+from typing import Callable, Iterable
+from xml.etree import ElementTree as ET
+
+import click
+
+from gamao_cli import __version__
+from gamao_cli.replay.check import FileCheck
+from gamao_cli.replay.diagnostics import Diagnostic
+
+from .exit_codes import Status
+
+FORMATS = ("text", "json", "jsonl", "github", "junit")
+STREAMED = ("text", "jsonl", "github")
+JSON_SCHEMA_VERSION = 1
+
+_COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
+
+
+class Tally:
+    """What the closing line and the exit code need of the results."""
+
+    KEYS = ("files", "unreadable", "matches", "games", "plays", "errors", "warnings", "infos")
+
+    def __init__(self, strict: bool = False):
+        self.strict = strict
+        self.counts = dict.fromkeys(self.KEYS, 0)
+        self.internal_error = False  # gamao itself failed on a file
+        self.failed = False          # a file is not ok (errors, or warnings when strict)
+
+    def add(self, r: FileCheck) -> None:
+        c = self.counts
+        c["files"] += 1
+        c["unreadable"] += r.unreadable
+        c["matches"] += len(r.matches)
+        c["games"] += r.games
+        c["plays"] += r.plays
+        c["errors"] += r.errors
+        c["warnings"] += r.warnings
+        c["infos"] += sum(d.severity == "info" for d in r.diagnostics)
+        self.internal_error = self.internal_error or r.internal_error is not None
+        self.failed = self.failed or not r.ok(self.strict)
+
+    def status(self) -> Status:
+        """The exit status of what was tallied."""
+        status = Status()
+        if self.failed:
+            status.found()
+        if self.counts["unreadable"]:
+            status.unreadable()
+        if self.internal_error:
+            status.internal_error()   # a bug in gamao outweighs what the files hold
+        return status
+
+    @classmethod
+    def of(cls, results: Iterable[FileCheck], strict: bool = False) -> "Tally":
+        tally = cls(strict)
+        for r in results:
+            tally.add(r)
+        return tally
+
+
+def totals(results: Iterable[FileCheck]) -> dict[str, int]:
+    return dict(Tally.of(results).counts)
+
+
+def summary_line(results: "Iterable[FileCheck] | Tally") -> str:
+    t = (results if isinstance(results, Tally) else Tally.of(results)).counts
+    line = (f"{t['files']} {'file' if t['files'] == 1 else 'files'}, {t['games']} "
+            f"{'game' if t['games'] == 1 else 'games'}: {t['errors']} "
+            f"{'error' if t['errors'] == 1 else 'errors'}, {t['warnings']} "
+            f"{'warning' if t['warnings'] == 1 else 'warnings'}")
+    if t["unreadable"]:
+        line += f" ({t['unreadable']} {'file' if t['unreadable'] == 1 else 'files'} not read)"
+    return line
+
+
+def diagnostic_text(d: Diagnostic, colour: bool) -> str:
+    if not colour:
+        return d.format_text()
+    msg = d.message
+    if d.legal:
+        msg += click.style("; legal: " + ", ".join(d.legal), dim=True)
+    return (click.style(d.location(), bold=True) + ": " + click.style(d.code, bold=True) + " "
+            + click.style(d.severity, fg=_COLOURS.get(d.severity)) + " " + msg)
+
+
+def _text_lines(r: FileCheck, colour: bool, quiet: bool) -> list[str]:
+    return [] if quiet else [diagnostic_text(d, colour) for d in r.diagnostics]
+
+
+def text_report(results: Iterable[FileCheck], *, colour: bool = False, quiet: bool = False) -> str:
+    return _collect("text", results, colour=colour, quiet=quiet)
+
+
+def json_report(results: list[FileCheck], *, strict: bool = False) -> str:
+    doc = {
+        "version": JSON_SCHEMA_VERSION,
+        "gamao": __version__,
+        "files": [r.to_dict(strict) for r in results],
+        "summary": totals(results),
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _jsonl_lines(r: FileCheck) -> list[str]:
+    return [json.dumps(d.to_dict(), ensure_ascii=False) for d in r.diagnostics]
+
+
+def jsonl_report(results: Iterable[FileCheck]) -> str:
+    return _collect("jsonl", results)
+
+
+def _gh_escape(text: str, prop: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+_GH_KINDS = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _github_lines(r: FileCheck) -> list[str]:
+    """GitHub Actions workflow commands: one annotation per diagnostic."""
+    out = []
+    for d in r.diagnostics:
+        props = [f"file={_gh_escape(d.path, True)}"]
+        if d.line is not None:
+            props.append(f"line={d.line}")
+        if d.column is not None:
+            props.append(f"col={d.column}")
+        props.append(f"title={_gh_escape(d.code + ' ' + d.category, True)}")
+        msg = d.message + ("; legal: " + ", ".join(d.legal) if d.legal else "")
+        out.append(f"::{_GH_KINDS[d.severity]} {','.join(props)}::{_gh_escape(msg)}")
+    return out
+
+
+def github_report(results: Iterable[FileCheck]) -> str:
+    return _collect("github", results)
+
+
+def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
+    """JUnit XML: one test case per file; errors (and, strict, warnings) fail it."""
+    suite = ET.Element("testsuite", name="gamao validate", tests=str(len(results)))
+    failures = errors = 0
+    for r in results:
+        case = ET.SubElement(suite, "testcase", classname="gamao.validate", name=r.path)
+        if r.unreadable:
+            errors += 1
+            d = r.diagnostics[0]
+            el = ET.SubElement(case, "error", message=d.message, type=d.code)
+            el.text = d.format_text()
+            continue
+        bad = [d for d in r.diagnostics
+               if d.severity == "error" or (strict and d.severity == "warning")]
+        if bad:
+            failures += 1
+            el = ET.SubElement(case, "failure", type=bad[0].code,
+                               message=f"{len(bad)} {'problem' if len(bad) == 1 else 'problems'}: "
+                                       f"{bad[0].message}")
+            el.text = "\n".join(d.format_text() for d in r.diagnostics)
+        elif r.diagnostics:
+            out = ET.SubElement(case, "system-out")
+            out.text = "\n".join(d.format_text() for d in r.diagnostics)
+    suite.set("failures", str(failures))
+    suite.set("errors", str(errors))
+    root = ET.Element("testsuites", name="gamao", tests=str(len(results)),
+                      failures=str(failures), errors=str(errors))
+    root.append(suite)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def stream(fmt: str, results: Iterable[FileCheck], write: Callable[[str], None], *,
+           colour: bool = False, quiet: bool = False, strict: bool = False) -> Tally:
+    """Write a report in one of the :data:`STREAMED` formats file by file, as
+    ``results`` come, then its closing line; return the :class:`Tally`."""
+    tally = Tally(strict)
+    for r in results:
+        tally.add(r)
+        if fmt == "text":
+            lines = _text_lines(r, colour, quiet)
+        elif fmt == "jsonl":
+            lines = _jsonl_lines(r)
+        elif fmt == "github":
+            lines = _github_lines(r)
+        else:
+            raise ValueError(f"{fmt} is not written file by file")
+        if lines:
+            write("\n".join(lines) + "\n")
+    if fmt in ("text", "github"):
+        write(summary_line(tally) + "\n")
+    return tally
+
+
+def _collect(fmt: str, results: Iterable[FileCheck], **options) -> str:
+    out: list[str] = []
+    stream(fmt, results, out.append, **options)
+    return "".join(out)
+
+
+def render(fmt: str, results: list[FileCheck], *, colour: bool = False, quiet: bool = False,
+           strict: bool = False) -> str:
+    if fmt == "text":
+        return text_report(results, colour=colour, quiet=quiet)
+    if fmt == "json":
+        return json_report(results, strict=strict)
+    if fmt == "jsonl":
+        return jsonl_report(results)
+    if fmt == "github":
+        return github_report(results)
+    if fmt == "junit":
+        return junit_report(results, strict=strict)
+    raise ValueError(fmt)
+

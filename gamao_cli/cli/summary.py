@@ -1,0 +1,61 @@
+"""``gamao summary``: who won what, game by game."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import exit_codes
+from .files import iter_input_files
+from .options import fail_usage, glob_option, paths_argument
+
+
+def _summaries_of(path: str) -> tuple[list[dict], str | None]:
+    from gamao_cli import formats
+    from gamao_cli.errors import InputError
+    from gamao_cli.replay.check import input_error_diagnostic
+    from gamao_cli.tables.summary import summarise
+    try:
+        matches = formats.read_path(path)
+    except InputError as exc:
+        return [], input_error_diagnostic(exc).format_text()
+    return [summarise(mt) for mt in matches], None
+
+
+@click.command(epilog=exit_codes.HELP)
+@paths_argument
+@click.option("--format", "-f", "fmt", type=click.Choice(("table", "json", "csv")), default="table",
+              show_default=True, help="table for people, json or csv for programs.")
+@glob_option
+def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
+    """Summarise matches: players, length, final score and winner; each game's
+    winner, points, how it ended, cube and moves; totals per player.
+
+    In JSON, index 0 is the left-column player (player 1 of the match file).
+
+    \b
+    Examples:
+      gamao summary match.mat
+      gamao summary --format json archive/ | jq '.[].winner'
+    """
+    from gamao_cli.tables.summary import csv_text, table
+
+    files = list(iter_input_files(paths, globs))
+    if not files:
+        fail_usage("no match files found in " + ", ".join(paths))
+    all_summaries: list[dict] = []
+    status = exit_codes.Status()
+    for f in files:
+        summaries, error = _summaries_of(f)
+        if error:
+            click.echo(error, err=True)
+            status.unreadable()
+        all_summaries.extend(summaries)
+    if fmt == "json":
+        click.echo(json.dumps(all_summaries, indent=2, ensure_ascii=False))
+    elif fmt == "csv":
+        click.echo(csv_text(all_summaries), nl=False)
+    else:
+        click.echo(table(all_summaries), nl=False)
+    sys.exit(status.code)

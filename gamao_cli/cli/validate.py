@@ -1,0 +1,62 @@
+"""``gamao validate``: replay every game and report what is wrong."""
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from . import exit_codes
+from .files import iter_files, iter_input_files, run_files
+from .options import (color_option, fail_usage, glob_option, ignore_option, jobs_option,
+                      paths_argument, select_option, strict_option, use_colour)
+from .reporters import FORMATS, STREAMED, Tally, render, stream
+
+
+@click.command(epilog=exit_codes.HELP)
+@paths_argument
+@click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text: path:line:col: CODE severity message; json: one document; jsonl: one "
+                   "object per diagnostic; github: GitHub Actions annotations; junit: JUnit XML.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the summary line (text format).")
+@strict_option
+@select_option
+@ignore_option
+@glob_option
+@jobs_option
+@color_option
+def validate(paths: tuple[str, ...], fmt: str, quiet: bool, strict: bool,
+             select: tuple[str, ...] | None, ignore: tuple[str, ...] | None,
+             globs: tuple[str, ...], jobs: int | None, color: bool | None) -> None:
+    """Replay every game of the match files in PATHS under the rules of
+    backgammon and report every illegal play, cube action, wrong result and
+    wrong score line, with file, line and column.
+
+    PATHS are files, folders (searched recursively for *.mat, *.txt and
+    *.sgf) or - for standard input.
+
+    \b
+    Examples:
+      gamao validate match.mat
+      gamao validate --strict --jobs 4 archive/
+      gamao validate --format json --ignore GM103 match.mat
+      cat match.mat | gamao validate -
+    """
+    from gamao_cli.replay.check import check_file
+
+    files = list(iter_input_files(paths, globs))
+    if not files:
+        fail_usage("no match files found in " + ", ".join(paths))
+    func = functools.partial(check_file, select=select, ignore=ignore)
+    colour = fmt == "text" and use_colour(color)
+    if fmt in STREAMED:
+        # written file by file: memory does not grow with the number of files
+        tally = stream(fmt, iter_files(func, files, jobs),
+                       lambda text: click.echo(text, nl=False, color=colour),
+                       colour=colour, quiet=quiet, strict=strict)
+    else:  # one document listing every file
+        results = run_files(func, files, jobs)
+        click.echo(render(fmt, results, colour=colour, quiet=quiet, strict=strict), nl=False,
+                   color=colour)
+        tally = Tally.of(results, strict)
+    sys.exit(tally.status().code)

@@ -1,0 +1,134 @@
+"""The formats gamao reads and writes: one sub-package each, one registry.
+
+:data:`FORMATS` lists every format in detection order, as GNU Backgammon's
+``file.c`` keeps one table of formats with one sniffer each: an input is
+read by the first format whose ``sniff`` accepts its first bytes, before any
+decoding (so a binary format is recognised before a text format tries to
+decode it). The match file is last: it takes any text the others do not,
+and says why when it is not a match file after all. The file endings of
+folder scans, the ``--to`` choices of ``gamao convert``, the pattern of the
+pre-commit hook and the fuzz harness all come from this table.
+
+Adding a format is adding its folder (a class implementing
+:class:`~gamao_cli.formats.base.Format`) and one line below.
+
+>>> [f.name for f in FORMATS.values()]
+['sgf', 'json', 'mat']
+>>> detect(b"(;GM[6]").name, detect(b"{").name, detect(b" 1 point match").name
+('sgf', 'json', 'mat')
+>>> [m.length for m in parse_text(" 3 point match\\n", "x.mat")]
+[3]
+"""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Iterator
+
+from .base import HEAD_SIZE, Capabilities, Format, Note, Source, WriteResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gamao_cli.model import Match
+
+__all__ = [
+    "FORMATS", "Capabilities", "Format", "Note", "Source", "WriteResult", "detect", "get",
+    "readable", "writable", "file_endings", "open_source", "read_source", "iter_path",
+    "read_path", "parse_text", "parse_bytes",
+]
+
+#: module:class of every format, in detection order (the match file last).
+_REGISTRY = (
+    "gamao_cli.formats.sgf:SgfFormat",
+    "gamao_cli.formats.json:JsonFormat",
+    "gamao_cli.formats.mat:MatFormat",
+)
+
+
+def _load(entry: str) -> Format:
+    module, _, cls = entry.partition(":")
+    return getattr(importlib.import_module(module), cls)()
+
+
+#: Every format by name, in detection order.
+FORMATS: dict[str, Format] = {f.name: f for f in map(_load, _REGISTRY)}
+
+#: The format that takes any text no other format claims.
+FALLBACK = "mat"
+
+
+def get(name: str) -> Format:
+    """The format called ``name`` (``KeyError`` if there is none)."""
+    return FORMATS[name]
+
+
+def readable() -> list[Format]:
+    return [f for f in FORMATS.values() if f.capabilities.read]
+
+
+def writable() -> list[Format]:
+    return [f for f in FORMATS.values() if f.capabilities.write]
+
+
+def file_endings() -> tuple[str, ...]:
+    """The endings folder scans take by default: those of every readable
+    format that folders hold as match records.
+
+    >>> file_endings()
+    ('.sgf', '.mat', '.txt')
+    """
+    out: list[str] = []
+    for f in readable():
+        if not f.scanned:
+            continue
+        out.extend(e for e in f.extensions if e not in out)
+    return tuple(out)
+
+
+def detect(head: bytes) -> Format:
+    """The format of an input from its first bytes: the first that sniffs
+    them, else the match file (which explains what it finds instead)."""
+    for f in FORMATS.values():
+        if f.name != FALLBACK and f.sniff(head):
+            return f
+    return FORMATS[FALLBACK]
+
+
+# -- reading ----------------------------------------------------------------
+
+def open_source(path: str) -> Source:
+    """A :class:`Source` for a path (``"-"`` is standard input)."""
+    return Source(path)
+
+
+def read_source(source: Source) -> Iterator[Match]:
+    """The matches of ``source``, in the format its first bytes show. A big
+    match file is read match by match while the iterator runs, so a syntax
+    error in a later match is raised by the iterator; anything else raises
+    before the first match. Only gamao's ``InputError`` family is raised."""
+    fmt = detect(source.head())
+    return fmt.read(source)
+
+
+def iter_path(path: str) -> tuple[Iterator[Match], Source]:
+    """The matches of a file (``"-"``: standard input) as they are read, and
+    its :class:`Source` (whose ``encoding`` a text format sets)."""
+    source = open_source(path)
+    return read_source(source), source
+
+
+def read_path(path: str) -> list[Match]:
+    """Every match of a file (``"-"``: standard input)."""
+    return list(iter_path(path)[0])
+
+
+def parse_bytes(data: bytes, label: str = "") -> list[Match]:
+    """Every match of an input given as bytes (``label`` names it in messages)."""
+    return list(read_source(Source.from_bytes(data, label)))
+
+
+def parse_text(text: str, label: str = "") -> list[Match]:
+    """Every match of a text (already decoded) in any text format (``label``
+    names it in messages)."""
+    fmt = detect(text[:HEAD_SIZE].encode("utf-8", "surrogatepass"))
+    if fmt.capabilities.binary:
+        fmt = FORMATS[FALLBACK]
+    return list(fmt.read_text(text, label))

@@ -1,0 +1,219 @@
+"""The one interface every format implements, and what it reads from and writes.
+
+A format is a class with a name, its file endings, what it can do
+(:class:`Capabilities`), a sniffer that looks at the first bytes of an input
+*before* any decoding, a reader that yields matches from a :class:`Source`,
+and a writer that turns matches into a :class:`WriteResult` (the data and
+coded notes about what the target format could not hold). The registry in
+:mod:`gamao_cli.formats` lists them in detection order.
+"""
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Protocol, Sequence
+
+from gamao_cli.errors import InputError
+
+from . import textio
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gamao_cli.model import Match
+    from gamao_cli.replay.replay import Replays
+
+#: How many bytes of an input the sniffers see.
+HEAD_SIZE = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a format can do: ``read`` and ``write`` matches; ``streamable``:
+    a big input is read match by match in bounded memory; ``binary``: its
+    files are bytes, not text."""
+
+    read: bool = True
+    write: bool = True
+    streamable: bool = False
+    binary: bool = False
+
+
+class Source:
+    """One input: a file (``"-"`` is standard input) or bytes in memory.
+
+    ``label`` names it in messages. The bytes are read on demand:
+    :meth:`head` for sniffing, :meth:`read_bytes` for binary readers,
+    :meth:`read_text` (and :meth:`decoded`, piece by piece, for big files)
+    for text readers, which also set :attr:`encoding`. Operating-system
+    errors become :class:`~gamao_cli.errors.InputError`.
+    """
+
+    def __init__(self, path: str, *, data: bytes | None = None, label: str | None = None):
+        self.path = path
+        self.label = label if label is not None else ("<stdin>" if path == "-" else path)
+        self._data = data
+        self._head: bytes | None = None
+        self.encoding: str | None = None
+
+    @classmethod
+    def from_bytes(cls, data: bytes, label: str = "") -> "Source":
+        return cls(label, data=bytes(data), label=label)
+
+    @property
+    def in_memory(self) -> bool:
+        return self._data is not None or self.path == "-"
+
+    def size(self) -> int | None:
+        """The size in bytes of a regular file (None for streams and devices)."""
+        if self._data is not None:
+            return len(self._data)
+        if self.path == "-":
+            return None
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+    def _fail(self, exc: OSError, what: str = "cannot read") -> InputError:
+        return InputError(path=self.label, message=f"{what}: {textio.os_reason(exc)}")
+
+    def read_bytes(self) -> bytes:
+        """Every byte of the input (standard input is read once and kept)."""
+        if self._data is None:
+            if self.path == "-":
+                try:
+                    self._data = sys.stdin.buffer.read()
+                except OSError as exc:
+                    raise self._fail(exc, "cannot read standard input") from None
+            else:
+                return textio.read_file_bytes(self.path)
+        return self._data
+
+    def head(self, size: int = HEAD_SIZE) -> bytes:
+        """The first ``size`` bytes (fewer for a shorter input)."""
+        if self._head is None or len(self._head) < size:
+            if self.in_memory:
+                self._head = self.read_bytes()[:size]
+            else:
+                self._head = textio.read_file_head(self.path, size)
+        return self._head[:size]
+
+    def read_text(self) -> str:
+        """The whole input decoded (:func:`~gamao_cli.formats.textio.decode_bytes`)."""
+        text, self.encoding = textio.decode_bytes(self.read_bytes(), self.label)
+        return text
+
+    def decoded(self) -> textio.DecodedFile:
+        """The input decoded piece by piece, for big files (a regular file only)."""
+        decoded = textio.open_decoded(self.path)
+        self.encoding = decoded.encoding
+        return decoded
+
+
+def head_text(head: bytes) -> str:
+    """The first bytes of an input as text, for sniffing: UTF-16 (with a byte
+    order mark, or guessed from its NUL bytes) or UTF-8, undecodable bytes
+    replaced. Only the structure characters a sniffer looks for matter."""
+    if head.startswith(codecs.BOM_UTF8):
+        return head[3:].decode("utf-8", "replace")
+    for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if head.startswith(bom):
+            body = head[2:]
+            return body[:len(body) & ~1].decode(codec, "replace")
+    if 0 in head:
+        guess = textio.guess_utf16(head)
+        if guess is not None:
+            return head[:len(head) & ~1].decode(guess, "replace")
+    return head.decode("utf-8", "replace")
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something a writer says about its output (what the target format
+    cannot hold, what only gamao reads back): a stable code and the fields
+    of its message, rendered from the one message table
+    (:mod:`gamao_cli.messages`)."""
+
+    code: str
+    fields: dict[str, Any] = field(default_factory=dict, hash=False, compare=True)
+    key: str | None = None   # the message variant, when the code has several
+
+    @property
+    def message(self) -> str:
+        from gamao_cli.messages import render
+        return render(self.key or self.code, self.fields)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass
+class WriteResult:
+    """A writer's output: the ``text`` (or ``data`` for a binary format),
+    its coded ``notes``, and how many errors the replay found in what was
+    written (``gamao convert --strict`` refuses to write those)."""
+
+    text: str = ""
+    notes: list[Note] = field(default_factory=list)
+    errors: int = 0
+    data: bytes | None = None
+
+    def note(self, note: Note) -> None:
+        """Add ``note`` unless an equal one is already there."""
+        if note not in self.notes:
+            self.notes.append(note)
+
+    @property
+    def warnings(self) -> list[str]:
+        """The notes as sentences."""
+        return [n.message for n in self.notes]
+
+
+class Format(Protocol):
+    """The interface of one format (one sub-package of :mod:`gamao_cli.formats`)."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    extensions: ClassVar[tuple[str, ...]]   # the first is what a converted file gets
+    capabilities: ClassVar[Capabilities]
+    scanned: ClassVar[bool]   # whether folder scans take files with these endings
+
+    def sniff(self, head: bytes) -> bool:
+        """Whether the first bytes of an input (before any decoding) are this format's."""
+        ...
+
+    def read(self, source: Source) -> Iterator[Match]:
+        """The matches of ``source``; raises only gamao's :class:`InputError` family."""
+        ...
+
+    def write(self, matches: Sequence[Match], replays: Replays | None = None) -> WriteResult:
+        """``matches`` in this format. ``replays`` gives each match's replay
+        (made on demand when not given)."""
+        ...
+
+
+class TextFormat:
+    """What the text formats share: reading decodes the whole input (with
+    :func:`~gamao_cli.formats.textio.decode_bytes`) and hands the text to
+    :meth:`read_text`; sniffing looks at the first bytes as text."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    extensions: ClassVar[tuple[str, ...]]
+    capabilities: ClassVar[Capabilities] = Capabilities()
+    scanned: ClassVar[bool] = True
+
+    def sniff(self, head: bytes) -> bool:  # pragma: no cover - every format has its own
+        raise NotImplementedError
+
+    def read(self, source: Source) -> Iterator[Match]:
+        return iter(self.read_text(source.read_text(), source.label))
+
+    def read_text(self, text: str, label: str = "") -> list[Match]:  # pragma: no cover
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<format {self.name}>"

@@ -1,0 +1,37 @@
+"""The Lark grammars of the text formats (``grammar/*.lark``, shipped inside
+the package as ``gamao_cli/grammar``), and where Lark keeps its analysis of
+them between runs."""
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+
+def grammar_text(name: str) -> str:
+    """The text of a grammar file: from the installed package, else from the
+    source tree's ``grammar/`` folder (running from a checkout)."""
+    try:
+        return resources.files("gamao_cli.grammar").joinpath(name).read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        return (Path(__file__).resolve().parents[2] / "grammar" / name).read_text("utf-8")
+
+
+def parser_cache_path(name: str) -> str | bool:
+    """Where Lark keeps its analysis of the grammar between runs, so that a
+    run does not spend a tenth of a second redoing it: ``$GAMAO_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/gamao``, else ``~/.cache/gamao``. ``False`` (no
+    cache) when ``GAMAO_NO_CACHE=1`` or the folder cannot be made. Lark
+    checks that a cache file was made from the same grammar, options and
+    Lark version, and builds the parser anew when it was not or cannot be
+    read."""
+    if os.environ.get("GAMAO_NO_CACHE") == "1":
+        return False
+    folder = os.environ.get("GAMAO_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "gamao")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.join(folder, f"{name}.lark-cache")

@@ -1,0 +1,621 @@
+"""Read match files (.mat, Jellyfish style) into :mod:`gamao_cli.model` objects.
+
+The grammar lives in ``grammar/matchfile.lark`` (shipped inside the package as
+``gamao_cli/grammar``). Lark's LALR parser applies :class:`MatchFileBuilder`
+while it parses, so no intermediate tree is built. The reader parses with the
+grammar's start symbol ``runs``, whose tokens are whole runs of lines that
+the builder cuts into lines and cells; a file that ``runs`` rejects is parsed
+again line by line (start symbol ``start``), which says where and why.
+Plays keep their text and make their steps when first asked for.
+
+>>> text = '''; [Site "example"]
+...
+...  1 point match
+...
+...  Game 1
+...  Ann : 0                        Bob : 0
+...   1) 31: 8/5 6/5                 62: 24/18 13/11
+...       Wins 1 point and the match
+... '''
+>>> [m] = read_matches(text, "example.mat")
+>>> m.length, m.players
+(1, ('Ann', 'Bob'))
+>>> [str(a.text()) for a in m.games[0].actions]
+['31: 8/5 6/5', '62: 24/18 13/11', 'Wins 1 point and the match']
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Iterator
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from gamao_cli import model as m
+from gamao_cli.errors import NotAMatchFile, SyntaxProblem
+from gamao_cli.model.notation import BoundedCache, shape_of
+
+from ..grammars import grammar_text, parser_cache_path
+from .limits import check_repeats, long_number_problem
+
+GRAMMAR_FILE = "matchfile.lark"
+
+_TAG_RE = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
+_SCORE_RE = re.compile(r"[ \t]*((?:[^ \t\n:](?:[^\n:]*?[^ \t\n:])?)?)[ \t]*:[ \t]*(-?\d+)")
+_RATING_RE = re.compile(r"^(.*\S),([-\d.]+)$")
+_INT_RE = re.compile(r"\d+")
+_HEADER_RE = re.compile(r"^[ \t]*(\d+)[ \t]+points?[ \t]+match", re.I)
+
+# A lone cell (a line of its own, like "      Wins 2 point") belongs to the
+# left player when it starts left of this column, else to the right player.
+LONE_CELL_RIGHT_COLUMN = 25
+
+_BAR_WORDS = {"bar": "bar", "b": "b", "25": "25"}
+_OFF_WORDS = {"off": "off", "o": "o", "0": "0"}
+
+
+def _dice(tok: Token) -> tuple[int, int]:
+    s = str(tok)
+    return (ord(s[0]) - 48, ord(s[1]) - 48)
+
+
+# -- cells: (text, line, column) -> action fields ------------------------------
+
+# about 300 bytes an entry (the bulk corpus has 22,837 distinct cells)
+_ROLL_PLAYS: BoundedCache[str, tuple] = BoundedCache(32768)
+
+
+def _roll_play_info(cell: str) -> tuple:
+    """(dice, offset of the play text, :class:`m.PlayText`) of a ROLL_PLAY
+    cell (what :meth:`m.Play.from_text` takes). Kept in
+    ``_ROLL_PLAYS`` (emptied when full): the same cells recur across a whole
+    archive."""
+    info = _ROLL_PLAYS.get(cell)
+    if info is None:
+        i = 3
+        while cell[i] in " \t":
+            i += 1
+        play = cell[i:]
+        info = (ord(cell[0]) - 48, ord(cell[1]) - 48), i, m.PlayText(play, m.parse_steps, shape_of)
+        _ROLL_PLAYS.put(cell, info)
+    return info
+
+
+def _roll_play(text: str, line: int, column: int):
+    dice, i, written = _roll_play_info(text)
+    return m.Play, {"dice": dice, "moves": m.parse_steps(written.text, line, column + i)}
+
+
+def _roll_dance(text: str, line: int, column: int):
+    return m.Dance, {"dice": _dice(text), "written": " ".join(text[3:].split())}
+
+
+def _roll_unplayed(text: str, line: int, column: int):
+    return m.UnplayedRoll, {"dice": _dice(text), "written": text[3:].strip()}
+
+
+def _roll_illegal(text: str, line: int, column: int):
+    return m.IllegalPlayMarker, {"dice": _dice(text), "written": text[3:].strip()}
+
+
+def _double(text: str, line: int, column: int):
+    low = text[:3].lower()
+    kind = "beaver" if low == "bea" else "raccoon" if low == "rac" else "double"
+    num = _INT_RE.search(text)
+    return m.Double, {"value": int(num.group()) if num else None, "kind": kind}
+
+
+def _win(text: str, line: int, column: int):
+    return m.Win, {"points": int(_INT_RE.search(text).group()),
+                   "match": text.lower().endswith("match")}
+
+
+def _loss(text: str, line: int, column: int):
+    return m.Loss, {"points": int(_INT_RE.search(text).group())}
+
+
+_NO_FIELDS: dict = {}
+
+# Each cell terminal of the grammar, in the order a line is tried against them
+# (a longer cell before its prefix), and what it builds.
+CELL_KINDS = {
+    "ROLL_PLAY": _roll_play,
+    "ROLL_CANNOT": _roll_dance,
+    "ROLL_UNKNOWN": _roll_unplayed,
+    "ROLL_ILLEGAL": _roll_illegal,
+    "ROLL": _roll_dance,
+    "DOUBLE": _double,
+    "TAKE": lambda text, line, column: (m.Take, _NO_FIELDS),
+    "DROP": lambda text, line, column: (m.Drop, _NO_FIELDS),
+    "WINS": _win,
+    "LOSSES": _loss,
+    "RESIGNS": lambda text, line, column: (m.Resign, _NO_FIELDS),
+}
+
+# A gap this wide after the move number means the left cell is empty.
+RIGHT_GAP_WIDTH = 6
+
+
+def _cell_splitter(parser: Lark) -> "re.Pattern[str]":
+    """The regular expression that splits a MOVE_LINE (or CELLS) token into
+    cells, built from the grammar's own cell terminals: one named group per
+    terminal, each cell preceded by its gap and an optional repeated move
+    number (Backgammon Galaxy)."""
+    alternatives = []
+    for name in CELL_KINDS:
+        pattern = parser.get_terminal(name).pattern
+        regexp = pattern.to_regexp()
+        alternatives.append(f"(?P<{name}>{regexp})")
+    # blanks taken possessively: no cell starts with one, and a gap that gave
+    # back what it took would be tried again at each of its blanks
+    splitter = re.compile(r"(?P<gap>[ \t]*+)(?:\d+\)[ \t]++)?(?:" + "|".join(alternatives) + ")")
+    if splitter.groups != len(CELL_KINDS) + 1:
+        raise RuntimeError("cell terminals of the grammar must not hold capturing groups")
+    return splitter
+
+
+def _line_splitter(splitter: "re.Pattern[str]") -> "re.Pattern[str]":
+    """The regular expression that cuts the move text of `runs` (the
+    GAME_BLOCK and MOVES tokens, whose lines the grammar leaves unchecked
+    for speed) into cells, and checks it.
+
+    One match is a cell, as the cell splitter finds it (built from the
+    grammar's cell terminals, with the gap and any repeated move number
+    before it), maybe opening a line: then the line break, blank lines, the
+    next line's indentation and its move number come first, in the same
+    match (groups ``newline``, ``number``); a line break not followed by a
+    cell on its line is a match of its own (``break``, ``break_number``);
+    anything else is one character of ``junk``, which means the text is not
+    move lines (the reader then parses the file line by line, which says
+    where and why). Blanks are taken possessively: no match gives back what
+    it took, so no line makes the expression backtrack."""
+    cells = splitter.pattern
+    rx = re.compile(r"(?:(?P<newline>(?:\n[ \t]*+)++)(?:(?P<number>\d+)\))?)?" + cells
+                    + r"|(?P<break>(?:\n[ \t]*+)++)(?:(?P<break_number>\d+)\))?"
+                    + r"|(?P<junk>[\s\S])")
+    if (rx.groupindex["gap"], rx.groupindex["break"], rx.groupindex["junk"]) != \
+            (_GAP_GROUP, _BREAK_GROUP, _JUNK_GROUP):
+        raise RuntimeError("the line splitter's groups moved")
+    return rx
+
+
+# Groups of the line splitter: newline 1, number 2, gap 3, then one per cell
+# kind, then the line break alone and its number, then junk.
+_GAP_GROUP = 3
+_ROLL_PLAY_GROUP = 4 + list(CELL_KINDS).index("ROLL_PLAY")
+_BREAK_GROUP = 4 + len(CELL_KINDS)
+_BREAK_NUMBER_GROUP = _BREAK_GROUP + 1
+_JUNK_GROUP = _BREAK_GROUP + 2
+_GAME_HEAD_RE = re.compile(r"([^\n]*)\n[\n \t]*")  # a Game line and the blanks after it
+_MOVE_NUMBER_RE = re.compile(r"\d+\)")
+
+
+class _NotMoveText(Exception):
+    """Move text of `runs` that is not move lines (the reader then parses
+    the file line by line)."""
+
+
+class MatchFileBuilder(Transformer):
+    """Builds model objects from the grammar's rules (applied during parsing)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.splitter: "re.Pattern[str] | None" = None
+        self.line_splitter: "re.Pattern[str] | None" = None
+
+    def _cells(self, text: str, start: int, line: int, column: int, side: int,
+               number: int | None) -> list[m.ActionType]:
+        actions = []
+        first = True
+        for cm in self.splitter.finditer(text, start):
+            kind = cm.lastgroup
+            if first and number is not None and len(cm.group("gap")) >= RIGHT_GAP_WIDTH:
+                side = 1
+            first = False
+            col = column + cm.start(kind)
+            cls, fields = CELL_KINDS[kind](cm.group(kind), line, col)
+            actions.append(cls(side & 1, **fields, line=line, column=col, move_number=number))
+            side += 1
+        return actions
+
+    def move_line(self, tok: Token) -> list[m.ActionType]:
+        text = str(tok)
+        close = text.index(")")
+        return self._cells(text, close + 1, tok.line, tok.column, 0, int(text[:close]))
+
+    def lone_cells(self, tok: Token) -> list[m.ActionType]:
+        side = 0 if tok.column < LONE_CELL_RIGHT_COLUMN else 1
+        return self._cells(str(tok), 0, tok.line, tok.column, side, None)
+
+    def _runs(self, text: str, start: int, line: int, line_start: int, number: int | None,
+              actions: list) -> None:
+        """Append the actions of the move lines (MOVE_LINE) and lines of lone
+        cells (CELLS) of ``text[start:]``, which starts at a line break or
+        at the first cell of a line; ``line`` is that line's number,
+        ``line_start`` the index in ``text`` of its column 1 (negative when
+        the line starts before ``text``) and ``number`` its move number
+        (None for lone cells). Raises :class:`_NotMoveText` when the text is
+        not move lines.
+
+        Each cell gets what :meth:`move_line` and :meth:`lone_cells` give it;
+        plays are made with the steps to come (``Play.from_text``)."""
+        first = True  # no cell yet on this line
+        side = 0
+        play_from_text = m.Play.from_text
+        plays = _ROLL_PLAYS.data
+        roll_play, break_group, gap = _ROLL_PLAY_GROUP, _BREAK_GROUP, _GAP_GROUP
+        count, rindex = text.count, text.rindex
+        for cm in self.line_splitter.finditer(text, start):
+            group = cm.lastindex
+            if group >= break_group:  # a line break alone (or junk)
+                if group == _JUNK_GROUP:
+                    raise _NotMoveText(line)
+                at, end = cm.span(break_group)
+                line += count("\n", at, end)
+                line_start = rindex("\n", at, end) + 1
+                number = int(cm.group(_BREAK_NUMBER_GROUP)) if group > break_group else None
+                first = True
+                continue
+            at = cm.start(1)
+            if at >= 0:  # the cell opens a line
+                end = cm.end(1)
+                line += count("\n", at, end)
+                line_start = rindex("\n", at, end) + 1
+                number = cm.group(2)
+                if number is not None:
+                    number = int(number)
+                first = True
+            column = cm.start(group) - line_start + 1
+            if first:
+                first = False
+                if number is None:
+                    side = 0 if column < LONE_CELL_RIGHT_COLUMN else 1
+                else:
+                    side = 1 if cm.end(gap) - cm.start(gap) >= RIGHT_GAP_WIDTH else 0
+            if group == roll_play:  # most cells
+                cell = cm.group(group)
+                info = plays.get(cell)
+                if info is None:
+                    info = _roll_play_info(cell)
+                dice, offset, written = info
+                actions.append(play_from_text(side & 1, dice, written, column + offset,
+                                              line, column, number))
+            else:
+                cls, fields = CELL_KINDS[cm.lastgroup](cm.group(group), line, column)
+                actions.append(cls(side & 1, **fields, line=line, column=column,
+                                   move_number=number))
+            side += 1
+
+    @staticmethod
+    def score_line(tok: Token) -> m.ScoreLine:
+        return _score_line(str(tok), tok.line, tok.column)
+
+    def game(self, c):
+        tok = c[0]
+        if tok.type == "GAME_BLOCK":
+            # "Game N", blank lines, the score line, then move lines
+            text = str(tok)
+            head = _GAME_HEAD_RE.match(text)
+            at = head.end()
+            line = tok.line + head.group().count("\n")
+            line_start = text.rindex("\n", 0, at) + 1
+            end = text.index("\n", at)
+            g = m.Game(int(_INT_RE.search(head.group(1)).group()),
+                       _score_line(text[at:end], line, at - line_start + 1),
+                       line=tok.line, column=tok.column)
+            self._runs(text, end, line, line_start, None, g.actions)
+            rest = c[1:]
+        else:
+            g = m.Game(int(_INT_RE.search(str(tok)).group()), self.score_line(c[1]),
+                       line=tok.line, column=tok.column)
+            rest = c[2:]
+        actions = g.actions
+        for item in rest:
+            kind = item.type
+            if kind == "MOVES":
+                text = str(item)
+                nm = _MOVE_NUMBER_RE.match(text)
+                self._runs(text, nm.end() if nm else 0, item.line, 1 - item.column,
+                           int(nm.group()[:-1]) if nm else None, actions)
+            elif kind == "MOVE_LINE":
+                actions.extend(self.move_line(item))
+            elif kind == "CELLS":
+                actions.extend(self.lone_cells(item))
+            else:
+                g.comments.append(str(item).rstrip())
+        return g
+
+    def match(self, c):
+        mt = m.Match(0)
+        for item in c:
+            if isinstance(item, m.Game):
+                mt.games.append(item)
+                continue
+            kind = item.type
+            if kind == "TAGS":
+                # TAG and COMMENT lines: each at its line's first non-blank
+                lines = str(item).split("\n")
+                lines.pop()  # the next token's indentation
+                for i, text in enumerate(lines):
+                    if text:
+                        self._tag(mt, text.lstrip(" \t").rstrip(), item.line + i)
+                continue
+            text = str(item).rstrip()
+            if kind == "TAG":
+                self._tag(mt, text, item.line)
+            elif kind == "LENGTH":
+                mt.length = int(_INT_RE.search(text).group())
+                mt.line, mt.column = item.line, item.column
+            else:
+                mt.comments.append(text)
+        return mt
+
+    @staticmethod
+    def _tag(mt: m.Match, text: str, line: int) -> None:
+        """A TAG line (or, in a TAGS token, a TAG or COMMENT line): a tag when
+        it reads ``; [Name "value"]``, else a comment."""
+        tm = _TAG_RE.match(text)
+        if tm is None:
+            mt.comments.append(text)
+        else:
+            mt.tags.append(m.Tag(tm.group(1), tm.group(2), line=line))
+
+    def start(self, c):
+        return list(c)
+
+    # `runs` (the fast start symbol) builds the same things as `start`
+    runs = start
+    run_match = match
+    run_game = game
+
+
+def _score_line(text: str, line: int, column: int) -> m.ScoreLine:
+    names = []
+    scores = []
+    ratings = []
+    for sm in _SCORE_RE.finditer(text.rstrip()):
+        name = sm.group(1).strip()
+        rating = None
+        rm = _RATING_RE.match(name)
+        if rm:
+            name, rating = rm.group(1), rm.group(2)
+        names.append(name)
+        scores.append(int(sm.group(2)))
+        ratings.append(rating)
+    while len(names) < 2:
+        names.append("")
+        scores.append(None)
+        ratings.append(None)
+    return m.ScoreLine(tuple(names[:2]), tuple(scores[:2]), tuple(ratings[:2]),
+                       line=line, column=column)
+
+
+def _lark(start: str) -> Lark:
+    builder = MatchFileBuilder()
+    parser = Lark(grammar_text(GRAMMAR_FILE), parser="lalr", lexer="contextual",
+                  start=[start, "cell"], transformer=builder, propagate_positions=False,
+                  maybe_placeholders=False, cache=parser_cache_path(f"matchfile-{start}"))
+    builder.splitter = _cell_splitter(parser)
+    builder.line_splitter = _line_splitter(builder.splitter)
+    _SPLITTER[:] = [builder.splitter]
+    return parser
+
+
+@functools.cache
+def _parser() -> Lark:
+    """The parser the reader uses: start symbol ``runs`` (whole runs of lines
+    as one token)."""
+    return _lark("runs")
+
+
+@functools.cache
+def _line_parser() -> Lark:
+    """The line-by-line parser (start symbol ``start``), for exact syntax
+    errors. A Lark parser of its own: in one LALR automaton with ``runs``,
+    states that both reach (the repetitions they share) would let the lexer
+    offer both kinds of tokens there."""
+    return _lark("start")
+
+
+_SPLITTER: list = []
+
+
+# Examples of broken input for lark's match_examples: each label becomes the
+# player-facing message of a syntax error.
+_ERROR_EXAMPLES = {
+    "a score line (\"Name : 0   Name : 0\") must follow the Game line": [
+        " 1 point match\n\n Game 1\n  1) 31: 8/5 6/5\n",
+    ],
+    "this is not a move, cube action or result": [
+        " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 hello\n",
+        " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) hello\n",
+        " 1 point match\n\n Game 1\n A : 0   B : 0\n hello\n",
+    ],
+    "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)": [
+        " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8-5 6-5\n",
+        " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/\n",
+    ],
+}
+
+
+_BROKEN_STEP_RE = re.compile(r"(bar|off|\d+)\*?([-/\\]|$|/\s)", re.I)
+
+
+def _expected_words(exc: UnexpectedInput) -> list[str]:
+    names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
+    words = {
+        "MOVE_LINE": "a move line (\"7) 62: 24/18 13/11\")", "CELLS": "\"Wins N point\"",
+        "SCORE_LINE": "a score line (\"Name : 0   Name : 0\")", "TAG": "a tag (; [Name \"value\"])",
+        "ROLL_PLAY": "a roll and play (\"62: 24/18 13/11\")", "ROLL": "a roll (\"62:\")",
+        "DOUBLE": "\"Doubles => 2\"", "TAKE": "\"Takes\"", "DROP": "\"Drops\"",
+        "WINS": "\"Wins N point\"", "MOVENUM": "a move number (\"7)\")",
+        "GAME": "\"Game N\"", "PLAYER_SCORE": "a score line (\"Name : 0\")",
+        "LENGTH": "\"N point match\"", "_NL": "the end of the line",
+    }
+    out = []
+    for n in names:
+        w = words.get(n)
+        if w and w not in out:
+            out.append(w)
+    return out
+
+
+# (starting only where a run of blanks starts: no quadratic backtracking
+# through the wide gaps of move lines)
+_TRAILING_BLANKS = re.compile(r"(?<![ \t])[ \t]+$", re.M)
+
+
+def prepare_text(text: str) -> str:
+    """What the grammar expects: ``\n`` line ends, no trailing blanks on any
+    line, a final newline. Tabs outside tags and comments are expanded to
+    8-column stops, so that a record laid out with tabs reads like one laid
+    out with spaces (the cell sides depend on how wide a gap is); columns
+    then count a tab as the spaces it stands for. Otherwise columns do not
+    move."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\t" in text:
+        # tags and comments keep their tabs (they are data)
+        text = "\n".join(line if line.lstrip()[:1] in (";", "#", "[") else line.expandtabs(8)
+                         for line in text.split("\n"))
+    if " \n" in text or "\t\n" in text or text.endswith((" ", "\t")):
+        text = _TRAILING_BLANKS.sub("", text)
+    if not text.endswith("\n"):
+        text += "\n"
+    return text
+
+
+# Without line breaks other than "\n" (the usual case), the lines of the two
+# checks below are found by regular expressions over the whole text, rather
+# than by splitting it into lines.
+_OTHER_LINE_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# the first line, after blanks, with "; [", an ASCII digit, or anything but ASCII
+_TELLING_LINE_RE = re.compile(r"^[^\S\n]*(?:(; \[)|([0-9])|[^\x00-\x7f])", re.M)
+_HEADER_LINE_RE = re.compile(_HEADER_RE.pattern, re.I | re.M)
+
+
+def looks_like_match_file(text: str) -> bool:
+    """FORMATS.md: a line starts with ``; [``, or the first line starting with a
+    digit reads ``N point match``."""
+    if _OTHER_LINE_BREAKS.search(text) is None:
+        tm = _TELLING_LINE_RE.search(text)
+        if tm is None:
+            return False
+        if tm.group(1):
+            return True
+        if tm.group(2):
+            end = text.find("\n", tm.start())
+            return bool(_HEADER_LINE_RE.match(text, tm.start(), end if end >= 0 else len(text)))
+        # a line starting with another character: line by line below
+    for line in text.splitlines():
+        s = line.lstrip()
+        if s.startswith("; ["):
+            return True
+        if s[:1].isdigit():
+            return bool(_HEADER_RE.match(line))
+    return False
+
+
+def _has_header(text: str) -> bool:
+    if _OTHER_LINE_BREAKS.search(text) is None:
+        return _HEADER_LINE_RE.search(text) is not None
+    return any(_HEADER_RE.match(line) for line in text.splitlines())
+
+
+def read_matches(text: str, path: str = "") -> list[m.Match]:
+    """Parse the text of a match file into its matches (usually one).
+
+    Raises :class:`NotAMatchFile` or :class:`SyntaxProblem` with file, line
+    and column (also for what :mod:`gamao_cli.formats.mat.limits` refuses: a
+    runaway step repeat count, a number too long to read).
+    """
+    if not looks_like_match_file(text):
+        raise NotAMatchFile(path, "not a match file: no \"N point match\" header line", line=1, column=1)
+    check_repeats(text, path)
+    text = prepare_text(text)
+    try:
+        try:
+            matches = _parser().parse(text, start="runs")
+        except (UnexpectedInput, _NotMoveText):
+            if not _has_header(text):
+                raise NotAMatchFile(path, "not a match file: no \"N point match\" header line",
+                                    line=1, column=1) from None
+            # the line-by-line grammar says exactly where and what (and, were
+            # the two ever to disagree, its reading is the one that counts)
+            try:
+                matches = _line_parser().parse(text, start="start")
+            except UnexpectedInput as exc:
+                raise _syntax_error(exc, text, path) from None
+    except ValueError:  # int() of thousands of digits
+        problem = long_number_problem(text, path)
+        if problem is None:
+            raise
+        raise problem from None
+    for mt in matches:
+        mt.path = path
+    return matches
+
+
+_MOVENUM_RE = re.compile(r"[ \t]*\d+\)")
+_GAME_LINE_RE = re.compile(r"[ \t]*Game[ \t]+\d+[ \t]*$", re.I)
+
+
+def _where_cells_stop(line: str) -> int | None:
+    """In a line the grammar rejected, the offset where its cells stop
+    making sense (None when it is not a move line)."""
+    mm = _MOVENUM_RE.match(line)
+    if mm is None:
+        return None
+    _parser()  # the splitter is built with the parser
+    splitter = _SPLITTER[0]
+    pos = mm.end()
+    while True:
+        cm = splitter.match(line, pos)
+        if cm is None or cm.end() == pos:
+            break
+        pos = cm.end()
+    return len(line) - len(line[pos:].lstrip(" \t"))
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
+    """A grammar error in words a player understands, with line and column."""
+    label = None
+    try:
+        label = exc.match_examples(functools.partial(_line_parser().parse, start="start"),
+                                   _ERROR_EXAMPLES, use_accepts=True)
+    except Exception:  # match_examples is a heuristic; never let it hide the error
+        label = None
+    lines = text.split("\n")
+    line = getattr(exc, "line", None)
+    column = getattr(exc, "column", None)
+    if isinstance(exc, UnexpectedEOF) or line in (None, -1) or \
+            (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        while len(lines) > 1 and not lines[-1].strip():
+            lines.pop()
+        return SyntaxProblem(path, label or "the file ends in the middle of a match",
+                             line=len(lines), column=len(lines[-1]) + 1,
+                             expected=_expected_words(exc))
+    src = lines[line - 1] if 0 < line <= len(lines) else ""
+    previous = next((x for x in reversed(lines[:line - 1]) if x.strip()), "")
+    stop = _where_cells_stop(src)
+    if stop is not None and stop < len(src):
+        column = stop + 1
+        found = src[stop:].strip()
+        if _BROKEN_STEP_RE.match(found):
+            message = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
+        else:
+            message = "this is not a move, cube action or result"
+    elif _GAME_LINE_RE.match(previous):
+        found = src.strip()
+        message = "a score line (\"Name : 0   Name : 0\") must follow the Game line"
+    else:
+        found = src[column - 1:].strip() if column else src.strip()
+        message = label or "cannot read this line"
+    return SyntaxProblem(path, message, line=line, column=column, text=found[:40],
+                         expected=_expected_words(exc))
+
+
+def iter_matches(text: str, path: str = "") -> Iterator[m.Match]:
+    """Like :func:`read_matches`, one match at a time."""
+    yield from read_matches(text, path)

@@ -1,0 +1,855 @@
+"""Read SGF files (GNU Backgammon's GM[6] dialect) into :mod:`gamao_cli.model` objects.
+
+The grammar lives in ``grammar/sgf.lark``; Lark's LALR parser applies
+:class:`SgfBuilder` while it parses, keeping only the properties gamao uses
+(analysis properties are dropped as soon as they are read).
+
+How SGF maps to the model (FORMATS.md section 2, checked against GNU
+Backgammon's own ``.mat`` and ``.sgf`` exports of the same matches):
+
+- Every game tree ``(;...)`` is one game; its main line (first variation) is
+  read. A new match starts at the first tree, at ``MI[game:0]`` (GNU
+  Backgammon numbers the first game 0) and where ``MI[length:N]`` changes.
+- ``PW`` is the left player (player 0, "White"), ``PB`` the right one.
+  ``MI[length:N][game:G][ws:a][bs:b]`` gives the match length, the game
+  number ``G + 1`` and the score line ``(a, b)``.
+- Match-wide information comes from the first game: ``DT`` becomes the tag
+  ``EventDate`` (``yyyy.mm.dd``), ``EV`` ``Event``, ``RO`` ``Round``, ``PC``
+  ``Site``, ``AN`` ``Transcriber``, ``WR``/``BR`` ``Player 1 Elo``/``Player 2
+  Elo`` (the names GNU Backgammon's match-file export uses); ``GC`` becomes
+  match comment lines ``"; text"`` (again as that export writes it). ``RU``
+  becomes the rule tags the validator reads: ``Crawford`` On/Off (match
+  play), ``Jacoby`` On/Off (money play), ``Variation`` (``NackGammon``,
+  ``HyperGammon1``..``3``) and ``CubeLimit "1"`` for ``NoCube``. A missing
+  ``RU`` says nothing, except in GNU Backgammon's files, which write it
+  whenever a rule is on.
+- ``W[31hefe]``: a roll and its steps as letter pairs in White's numbering
+  (``a``..``x`` are White's points 1..24, so Black's point ``n`` is letter
+  ``x - (n - 1)``; ``y`` is the bar, ``z`` off). The steps are turned into the
+  mover's numbering (bar 25, off 0) and hits are found by replaying the game
+  from its start position with :func:`gamao_cli.rules.apply_step`, so a play
+  reads exactly as GNU Backgammon's match file writes it (``25/23 6/4*``).
+  ``W[66]`` (dice, no steps) is a :class:`~gamao_cli.model.Dance`.
+- ``double`` / ``take`` / ``drop``: cube actions; a ``double`` answering a
+  double is a beaver (a raccoon when it answers a beaver). GNU Backgammon
+  writes ``W[double];B[double];W[take]`` for a beaver: the model keeps that
+  take, which gnubg's match-file export leaves out. Gibbon's
+  ``resign`` node becomes :class:`~gamao_cli.model.Resign` (``reject`` takes
+  it back; ``accept`` adds nothing).
+- ``RE[W+2]``, ``RE[B+6R]`` (``R``, ``Resign``: resigned; ``T``: time) ends
+  the game's actions with a :class:`~gamao_cli.model.Win` for the winner.
+  GNU Backgammon shows a resignation only there (no node), and its match
+  file never writes ``and the match``, so ``Win.match`` is False - unless
+  gamao's private property ``XR[and the match]`` (written by
+  :mod:`gamao_cli.formats.sgf.writer` when the source said so) is present.
+- Comments ``C[...]`` are kept in :attr:`Game.comments <gamao_cli.model.Game>`:
+  a comment of a game's root node as it is, a comment of a move node as
+  ``"move N W: text"`` (``N``: the action's move number in the match-file
+  layout, the number diagnostics print; ``W``/``B``: the mover), a comment
+  of a node without an action joined to the action before it.
+- Setup nodes (``AE``/``AW``/``AB``/``PL``/``CV``/``CP``/``DI``) are accepted
+  where they change nothing the model cannot say: at the start of a game, a
+  board equal to the start position (or, for the first game, to the start
+  position of another variant, which then becomes the match's
+  ``Variation``); later, a board equal to the replayed one; ``CV``/``CP``
+  equal to the cube as the actions left it; ``PL`` and ``DI`` always (the
+  actions say who rolls what). Anything else raises
+  :class:`~gamao_cli.errors.SyntaxProblem`, as the model cannot hold a
+  set-up position.
+- gamao's private properties (``XT``, ``XC``, ``XR``, ``XA``, ``XS``, ``XE``,
+  ``XL``, ``XI``; see the constants below), which :mod:`gamao_cli.formats.sgf.writer`
+  writes for what SGF cannot hold, are read back: the file's tags and match
+  comments as written, the cells SGF has no node for (``XA`` nodes) where they
+  stand, the spelling of dances and of plays the writer could not resolve,
+  score-line ratings, a missing score line, a take the record leaves out, a
+  result the record does not write. So gamao reads its own SGF into the
+  match it was written from.
+- Analysis and unknown properties (``A``, ``DA``, ``LU``, ``GS``, ``MR``...)
+  are skipped. Every action carries the line and column of its property.
+
+>>> text = ("(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RE[W+1R]"
+...         ";W[31hefe];B[62agln])")
+>>> [mt] = read_sgf(text, "x.sgf")
+>>> mt.length, mt.players, [a.text() for a in mt.games[0].actions]
+(1, ('Ann', 'Bob'), ['31: 8/5 6/5', '62: 24/18 13/11', 'Wins 1 point'])
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from gamao_cli import model as m
+from gamao_cli import rules as board
+from gamao_cli.errors import NotAMatchFile, SyntaxProblem
+from gamao_cli.model import parse_steps
+from gamao_cli.rules import Position
+
+from ..grammars import grammar_text
+
+GRAMMAR_FILE = "sgf.lark"
+
+#: Properties the reader uses; everything else (analysis, unknown) is skipped.
+KEPT = frozenset({
+    "GM", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE",
+    "W", "B", "C", "AE", "AW", "AB", "PL", "CV", "CP", "DI",
+    "XR", "XT", "XA", "XS", "XE", "XL", "XI", "XC",
+})
+
+# gamao's private properties: what a match file says and SGF cannot. Their
+# names have two letters, which GNU Backgammon ignores (a longer unknown
+# name is a syntax error to it); other programs see a normal SGF file.
+
+#: The match file's tags, in order, as name/value pairs (first game's root):
+#: XT[Site][Club][Match ID][42].
+TAGS_PROPERTY = "XT"
+#: Match comment lines as written, when GC cannot give them back (first
+#: game's root): XC[# a comment][;another].
+COMMENTS_PROPERTY = "XC"
+#: About the game's result (root): XR[and the match] (the Wins cell says so),
+#: XR[not written] (the record has no Wins cell; RE is the rules' result).
+MATCH_FLAG = "XR"
+MATCH_WORDS = "and the match"
+NOT_WRITTEN = "not written"
+#: A cell SGF has no node for, as a node of its own holding only this
+#: property, where the cell stands among the actions: XA[B][loss][2]
+#: (Backgammon Galaxy's "Losses 2 point"), XA[W][unplayed][61][????],
+#: XA[B][resign], XA[W][illegal][31][Illegal play (...)], XA[W][win][2]
+#: [and the match] (a Wins cell RE cannot place: not the game's last action).
+EXTRA_PROPERTY = "XA"
+WIN, LOSS, UNPLAYED, RESIGN_CELL, ILLEGAL = "win", "loss", "unplayed", "resign", "illegal"
+#: On a roll's node, the cell's text after the dice as written: a dance's
+#: XS[Cannot Move], or a play the writer's replay could not resolve (its
+#: steps and hit marks as written; W[...] holds its movements).
+SPELLING_PROPERTY = "XS"
+#: Score-line ratings (root): XE[1612][] for "Ann,1612 : 0   Bob : 0".
+RATINGS_PROPERTY = "XE"
+#: The score line's scores when one is missing (root): XL[][3]; XL[none]: the
+#: game has no score line at all.
+SCORE_PROPERTY = "XL"
+NO_SCORE_LINE = "none"
+#: On a take node: XI[implied], a take the record leaves out (after a
+#: beaver, as GNU Backgammon's match files do) that SGF writes out.
+IMPLIED_PROPERTY = "XI"
+IMPLIED = "implied"
+SETUP = ("AE", "AW", "AB", "PL", "CV", "CP", "DI")
+
+#: Root properties that become match tags, in the order GNU Backgammon's
+#: match-file export writes them.
+TAG_OF_PROPERTY = {
+    "PC": "Site",
+    "EV": "Event",
+    "RO": "Round",
+    "WR": "Player 1 Elo",
+    "BR": "Player 2 Elo",
+    "DT": "EventDate",
+    "AN": "Transcriber",
+}
+
+#: ``RU`` variant words and the ``Variation`` tag values they become.
+VARIATION_OF_RULE = {
+    "nackgammon": "NackGammon",
+    "hypergammon1": "HyperGammon1",
+    "hypergammon2": "HyperGammon2",
+    "hypergammon3": "HyperGammon3",
+    "hypergammon": "HyperGammon",
+}
+
+# Text-valued properties: line ends are kept (FF[4] "Text"); in all others
+# ("SimpleText") a line end is a space.
+_TEXT = frozenset({"C", "GC"})
+
+_ESCAPE_RE = re.compile(r"\\(\r\n|\n\r|\n|\r|.)", re.S)
+_SPACE_RE = re.compile(r"[\t\v\f]")
+_MOVE_RE = re.compile(r"([0-9])([0-9])([a-z]*)$")
+_RESULT_RE = re.compile(r"([WB])\+(\d+)?(?:\.0*)?([A-Za-z]*)$", re.I)
+_DATE_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})$")
+
+
+class SgfProp:
+    """One property: its identifier, its values (escapes removed) and where
+    it stands; ``values_at`` holds the (line, column) of each ``[``."""
+
+    __slots__ = ("name", "values", "line", "column", "values_at")
+
+    def __init__(self, name: str, values: list[str], line: int, column: int,
+                 values_at: list[tuple[int, int]]):
+        self.name = name
+        self.values = values
+        self.line = line
+        self.column = column
+        self.values_at = values_at
+
+    @property
+    def value(self) -> str:
+        return self.values[0] if self.values else ""
+
+    def __repr__(self) -> str:
+        return f"SgfProp({self.name!r}, {self.values!r})"
+
+
+class SgfTree:
+    """A game tree: its nodes (each a dict of kept properties) and variations."""
+
+    __slots__ = ("line", "column", "nodes", "children")
+
+    def __init__(self, line: int, column: int, nodes: list[dict[str, SgfProp]],
+                 children: list["SgfTree"]):
+        self.line = line
+        self.column = column
+        self.nodes = nodes
+        self.children = children
+
+    def main_line(self) -> list[dict[str, SgfProp]]:
+        """The nodes of the main line: this sequence, then the first variation's."""
+        nodes: list[dict[str, SgfProp]] = []
+        tree: SgfTree | None = self
+        while tree is not None:
+            nodes.extend(tree.nodes)
+            tree = tree.children[0] if tree.children else None
+        return nodes
+
+
+def unescape(raw: str, text: bool = False) -> str:
+    """The value of a bracketed SGF value without its brackets and escapes.
+
+    >>> unescape(r"[a\\]b\\\\c]")
+    'a]b\\\\c'
+    >>> unescape("[two\\nlines]"), unescape("[two\\nlines]", text=True)
+    ('two lines', 'two\\nlines')
+    """
+    s = raw[1:-1]
+    if "\\" in s:
+        s = _ESCAPE_RE.sub(lambda mo: "" if mo.group(1) in ("\n", "\r", "\r\n", "\n\r")
+                           else mo.group(1), s)
+    if "\r" in s:
+        s = s.replace("\r\n", "\n").replace("\r", "\n")
+    if text:
+        return _SPACE_RE.sub(" ", s)
+    if "\n" in s or "\t" in s:
+        s = _SPACE_RE.sub(" ", s.replace("\n", " "))
+    return s
+
+
+def _ident(tok: str) -> str:
+    # FF[3] allowed lower-case letters inside identifiers ("AddBlack" = "AB")
+    return tok if tok.isupper() else "".join(ch for ch in tok if ch.isupper())
+
+
+class SgfBuilder(Transformer):
+    """Builds :class:`SgfTree` objects while Lark parses (no parse tree)."""
+
+    def prop(self, c):
+        name = _ident(str(c[0]))
+        if name not in KEPT:
+            return None
+        text = name in _TEXT
+        vals = c[1:]
+        return SgfProp(name, [unescape(str(v), text) for v in vals], c[0].line, c[0].column,
+                       [(v.line, v.column) for v in vals])
+
+    def node(self, c):
+        props: dict[str, SgfProp] = {}
+        for p in c:
+            if p is None:
+                continue
+            old = props.get(p.name)
+            if old is None:
+                props[p.name] = p
+            else:  # a repeated property: its values add up
+                old.values.extend(p.values)
+                old.values_at.extend(p.values_at)
+        return props
+
+    def gametree(self, c):
+        lpar = c[0]
+        nodes = []
+        children = []
+        for item in c[1:]:
+            if isinstance(item, SgfTree):
+                children.append(item)
+            else:
+                nodes.append(item)
+        return SgfTree(lpar.line, lpar.column, nodes, children)
+
+    def start(self, c):
+        return list(c)
+
+
+@functools.cache
+def _parser() -> Lark:
+    return Lark(grammar_text(GRAMMAR_FILE), parser="lalr", lexer="contextual",
+                transformer=SgfBuilder(), propagate_positions=False,
+                maybe_placeholders=False)
+
+
+def parse_trees(text: str, path: str = "") -> list[SgfTree]:
+    """Parse SGF text into its game trees (kept properties only).
+
+    Raises :class:`SyntaxProblem` with the line and column of the problem.
+    """
+    try:
+        return _parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, path) from None
+
+
+_EXPECTED_WORDS = {
+    "LPAR": '"(" (a game tree)',
+    "_RPAR": '")" (the end of a game tree)',
+    "_SEMI": '";" (a node)',
+    "PROP_IDENT": "a property name (W, B, MI...)",
+    "VALUE": "a value in brackets ([...])",
+}
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
+    expected = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
+    words = [_EXPECTED_WORDS[e] for e in expected if e in _EXPECTED_WORDS]
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
+                                          and exc.token.type == "$END"):
+        lines = text.splitlines() or [""]
+        return SyntaxProblem(path, "the SGF text ends inside a game tree (a \")\" is missing)",
+                             line=len(lines), column=len(lines[-1]) + 1, expected=words)
+    line, column = exc.line, exc.column
+    src = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
+    found = src[column - 1:].strip()[:40]
+    at = getattr(exc, "pos_in_stream", None)
+    if isinstance(exc, UnexpectedCharacters) and at is not None and text[at:at + 1] == "[":
+        message = "a property value is not closed with \"]\" (write \\] for a \"]\" inside it)"
+    elif isinstance(exc, UnexpectedCharacters):
+        message = "this is not SGF: expected a property, a node or a game tree"
+    else:
+        tok = exc.token
+        if tok.type == "VALUE":
+            message = "a value in brackets must follow a property name"
+        elif tok.type == "PROP_IDENT":
+            message = "a property must stand in a node (after \";\")"
+        else:
+            message = "unexpected text in the SGF game tree"
+    return SyntaxProblem(path, message, line=line, column=column, text=found, expected=words)
+
+
+# ---------------------------------------------------------------- the model
+
+def gc_comments(value: str) -> list[str]:
+    """The match comment lines of a ``GC`` value (as GNU Backgammon's
+    match-file export writes them: ``"; text"``)."""
+    return ["; " + line if line else ";" for line in value.split("\n")]
+
+
+def looks_like_sgf(text: str) -> bool:
+    s = text.lstrip("\ufeff \t\r\n")
+    return s.startswith("(") and s[1:].lstrip().startswith(";")
+
+
+def letter_point(letter: str, player: int) -> int:
+    """A point letter in the mover's numbering: 25 bar, 0 off.
+
+    >>> letter_point("h", 0), letter_point("h", 1), letter_point("y", 1), letter_point("z", 0)
+    (8, 17, 25, 0)
+    """
+    if letter == "y":
+        return m.BAR
+    if letter == "z":
+        return m.OFF
+    i = ord(letter) - 97
+    return i + 1 if player == 0 else 24 - i
+
+
+def point_letter(point: int, player: int) -> str:
+    """The SGF letter of a point in the mover's numbering (25 bar, 0 off).
+
+    >>> "".join(point_letter(p, 0) for p in (8, 5, 6, 5)), point_letter(24, 1), point_letter(25, 1)
+    ('hefe', 'a', 'y')
+    """
+    if point == m.BAR:
+        return "y"
+    if point == m.OFF:
+        return "z"
+    if not 1 <= point <= 24:
+        raise ValueError(f"no SGF letter for point {point}")
+    return chr(96 + point) if player == 0 else chr(97 + 24 - point)
+
+
+def _expand_points(prop: SgfProp, path: str) -> list[str]:
+    """The letters of a point list: ``[a][b]`` and compressed ``[a:y]``."""
+    out = []
+    for value, (line, column) in zip(prop.values, prop.values_at):
+        v = value.strip()
+        if len(v) == 1 and "a" <= v <= "z":
+            out.append(v)
+            continue
+        mo = re.fullmatch(r"([a-z])\s*:\s*([a-z])", v)
+        if not mo or mo.group(1) > mo.group(2):
+            raise SyntaxProblem(path, f"{prop.name}[{value}]: a point is one letter a-z, a range "
+                                "is two (\"a:y\")", line=line, column=column, text=value)
+        out.extend(chr(c) for c in range(ord(mo.group(1)), ord(mo.group(2)) + 1))
+    return out
+
+
+def _int(value: str) -> int | None:
+    try:
+        return int(value.strip())
+    except ValueError:
+        return None
+
+
+class _MatchInfo:
+    __slots__ = ("length", "game", "scores")
+
+    def __init__(self, prop: SgfProp | None):
+        self.length: int | None = None
+        self.game: int | None = None
+        self.scores: list[int | None] = [None, None]
+        if prop is None:
+            return
+        for v in prop.values:
+            key, _, val = v.partition(":")
+            key = key.strip().lower()
+            n = _int(val)
+            if key == "length":
+                self.length = n
+            elif key == "game":
+                self.game = n
+            elif key == "ws":
+                self.scores[0] = n
+            elif key == "bs":
+                self.scores[1] = n
+
+
+def _rule_words(prop: SgfProp | None) -> list[str]:
+    if prop is None:
+        return []
+    return [w.strip().lower() for v in prop.values for w in v.split(":") if w.strip()]
+
+
+class _GameReader:
+    """Builds one game from the nodes of its main line."""
+
+    def __init__(self, reader: "_Reader", tree: SgfTree, nodes: list[dict[str, SgfProp]],
+                 number: int, score: m.ScoreLine | None, first_game: bool):
+        self.r = reader
+        self.path = reader.path
+        self.tree = tree
+        self.nodes = nodes
+        self.first_game = first_game
+        self.game = m.Game(number, score, line=tree.line, column=tree.column)
+        self.white: Position | None = reader.start   # the board seen by White
+        self.cube = 1
+        self.owner: int | None = None
+        self.pending: tuple[int, str, int] | None = None   # (player, kind, value)
+        self.number = 0
+        self.has_left = self.has_right = False
+        self.last_action: m.Action | None = None
+        self.last_tag = ""
+        self.extra_win = False   # a Wins cell came in gamao's XA: RE adds none
+
+    def error(self, message: str, line: int, column: int, text: str = "") -> SyntaxProblem:
+        return SyntaxProblem(self.path, f"game {self.game.number}: {message}", line=line,
+                             column=column, text=text)
+
+    # -- numbering as in the match-file layout ----------------------------
+    def move_number(self, player: int) -> int:
+        if player == m.LEFT:
+            self.number += 1
+            self.has_left, self.has_right = True, False
+        else:
+            if self.has_right or not self.has_left:
+                self.number += 1
+                self.has_left = False
+            self.has_right = True
+        return self.number
+
+    def add(self, action: m.ActionType) -> None:
+        self.game.actions.append(action)
+        self.last_action = action
+        self.last_tag = f"move {action.move_number} {'WB'[action.player]}"
+
+    # -- nodes -------------------------------------------------------------
+    def read(self) -> m.Game:
+        result_node: dict[str, SgfProp] = self.nodes[0] if self.nodes else {}
+        for i, node in enumerate(self.nodes):
+            if i and "RE" in node and "RE" not in result_node:
+                result_node = node   # RE at the end of the game (not gnubg's way)
+            if any(k in node for k in SETUP):
+                self.setup(node, at_start=self.last_action is None)
+            for colour in ("W", "B"):
+                prop = node.get(colour)
+                if prop is not None:
+                    self.move(prop, 0 if colour == "W" else 1, node)
+            extra = node.get(EXTRA_PROPERTY)
+            if extra is not None:
+                self.extra(extra)
+            comment = node.get("C")
+            if comment is not None:
+                for text in comment.values:
+                    if i == 0 or self.last_action is None:
+                        self.game.comments.append(text)
+                    else:
+                        self.game.comments.append(f"{self.last_tag}: {text}")
+        self.result(result_node)
+        return self.game
+
+    def move(self, prop: SgfProp, player: int, node: dict[str, SgfProp]) -> None:
+        value = prop.value.strip()
+        low = value.lower()
+        pos = dict(line=prop.line, column=prop.column)
+        if low == "double" or low == "beaver" or low == "raccoon":
+            pending = self.pending
+            if pending is not None and pending[0] != player:
+                kind = "beaver" if pending[1] == "double" else "raccoon"
+                value_after = 2 * pending[2]
+            else:
+                kind, value_after = "double", 2 * self.cube
+            self.pending = (player, kind, value_after)
+            self.add(m.Double(player, value_after, kind, move_number=self.move_number(player),
+                              **pos))
+        elif low == "take":
+            if self.pending is not None:
+                offerer, kind, value_after = self.pending
+                self.cube = value_after
+                self.owner = player if kind == "double" else offerer
+                self.pending = None
+            implied = node.get(IMPLIED_PROPERTY)
+            if implied is not None and implied.value.strip().lower() == IMPLIED:
+                return   # written out for other programs; the record leaves it out
+            self.add(m.Take(player, move_number=self.move_number(player), **pos))
+        elif low in ("drop", "pass"):
+            self.pending = None
+            self.add(m.Drop(player, move_number=self.move_number(player), **pos))
+        elif low.startswith("resign"):
+            self.add(m.Resign(player, move_number=self.move_number(player), **pos))
+        elif low == "accept":
+            pass  # the accepted resignation's result is in RE
+        elif low == "reject":
+            acts = self.game.actions
+            if acts and isinstance(acts[-1], m.Resign) and acts[-1].player != player:
+                acts.pop()   # the game goes on as if nobody had resigned
+                if acts:
+                    self.add(acts.pop())
+                else:
+                    self.last_action, self.last_tag = None, ""
+        else:
+            self.roll(prop, player, value, node.get(SPELLING_PROPERTY))
+
+    def extra(self, prop: SgfProp) -> None:
+        """gamao's ``XA`` node: a cell SGF has no node for."""
+        vals = [v.strip() for v in prop.values]
+        pos = dict(line=prop.line, column=prop.column)
+        kind = vals[1].lower() if len(vals) > 1 else ""
+        try:
+            if not vals or vals[0].upper() not in ("W", "B"):
+                raise ValueError
+            player = "WB".index(vals[0].upper())
+            if kind == WIN:
+                match = len(vals) > 3 and "match" in vals[3].lower()
+                win = m.Win(player, int(vals[2]), match, **pos)
+                self.game.actions.append(win)
+                self.last_action = win
+                self.has_left = self.has_right = False   # a Wins cell closes its line
+                self.extra_win = True
+                return
+            if kind == LOSS:
+                action = m.Loss(player, int(vals[2]), **pos)
+            elif kind == RESIGN_CELL:
+                action = m.Resign(player, **pos)
+            elif kind in (UNPLAYED, ILLEGAL):
+                mo = _MOVE_RE.match(vals[2])
+                if mo is None or mo.group(3):
+                    raise ValueError
+                dice = (int(mo.group(1)), int(mo.group(2)))
+                if kind == UNPLAYED:
+                    action = m.UnplayedRoll(player, dice, vals[3] if len(vals) > 3 else "????",
+                                            **pos)
+                else:
+                    action = m.IllegalPlayMarker(player, dice, vals[3] if len(vals) > 3 else "",
+                                                 **pos)
+                    self.white = None   # it sets a position the record does not give
+            else:
+                raise ValueError
+        except (ValueError, IndexError):
+            raise self.error(f"{prop.name}[{']['.join(prop.values)}] is not a cell gamao writes "
+                             "(loss, resign, unplayed, illegal or win, after W or B)",
+                             prop.line, prop.column, prop.value) from None
+        action.move_number = self.move_number(player)
+        self.add(action)
+
+    def roll(self, prop: SgfProp, player: int, value: str, spelling: SgfProp | None) -> None:
+        mo = _MOVE_RE.match(value)
+        line, column = prop.values_at[0] if prop.values_at else (prop.line, prop.column)
+        if mo is None or len(mo.group(3)) % 2:
+            raise self.error(f"{prop.name}[{value}] is not a move: expected two dice and letter "
+                             "pairs (\"31hefe\"), a dance (\"66\"), double, take or drop",
+                             line, column + 1, value)
+        dice = (int(mo.group(1)), int(mo.group(2)))
+        letters = mo.group(3)
+        number = self.move_number(player)
+        if not letters:
+            written = " ".join(spelling.value.split()) if spelling is not None else ""
+            self.add(m.Dance(player, dice, written, move_number=number, line=prop.line,
+                             column=prop.column))
+            return
+        pos = None
+        if self.white is not None:
+            pos = self.white if player == 0 else self.white.swapped()
+        steps = []
+        for i in range(0, len(letters), 2):
+            a, b = letters[i], letters[i + 1]
+            at = column + 3 + i
+            if a == "z" or b == "y":
+                raise self.error(f"{prop.name}[{value}]: {a}{b} moves a checker "
+                                 f"{'from off the board' if a == 'z' else 'onto the bar'}",
+                                 line, at, value)
+            src, dst = letter_point(a, player), letter_point(b, player)
+            hit = False
+            if pos is not None:
+                try:
+                    pos, hit = board.apply_step(pos, src, dst)
+                except ValueError:
+                    pos = None   # the record moves a checker it does not have
+            steps.append(m.Step((src, dst), (hit,), bar="25", off="0", line=line, column=at))
+        if pos is None:
+            self.white = None
+        else:
+            self.white = pos if player == 0 else pos.swapped()
+        moves = tuple(steps)
+        if spelling is not None:
+            moves = self.written_steps(spelling, moves) or moves
+        self.add(m.Play(player, dice, moves, move_number=number,
+                        line=prop.line, column=prop.column))
+
+    @staticmethod
+    def written_steps(spelling: SgfProp, steps: tuple[m.Step, ...]) -> tuple[m.Step, ...] | None:
+        """The steps of gamao's ``XS`` (a play as the record wrote it), when
+        they stand for the movements the letters give (less those SGF cannot
+        spell: from off, onto the bar); None otherwise."""
+        line, column = spelling.values_at[0] if spelling.values_at else (0, 0)
+        try:
+            written = parse_steps(spelling.value.strip(), line, column + 1)
+        except Exception:
+            return None
+        if not written:
+            return None
+        spelled = [(a, b) for a, b in m.play_shape(written)[0]
+                   if a != m.OFF and b != m.BAR and 0 <= a <= 25 and 0 <= b <= 25]
+        if spelled != list(m.play_shape(steps)[0]):
+            return None
+        return written
+
+    # -- setup ---------------------------------------------------------------
+    def setup(self, node: dict[str, SgfProp], at_start: bool) -> None:
+        cv = node.get("CV")
+        if cv is not None:
+            n = _int(cv.value)
+            if n != self.cube:
+                raise self.error(f"CV[{cv.value}] sets the cube to {cv.value}, but the record's "
+                                 f"cube is at {self.cube}; gamao cannot represent a set-up cube",
+                                 cv.line, cv.column, cv.value)
+        cp = node.get("CP")
+        if cp is not None:
+            want = {None: "c", 0: "w", 1: "b"}[self.owner]
+            if cp.value.strip().lower()[:1] != want:
+                raise self.error(f"CP[{cp.value}] sets the cube's owner, which the record does not "
+                                 "say; gamao cannot represent a set-up cube", cp.line, cp.column,
+                                 cp.value)
+        if not any(k in node for k in ("AE", "AW", "AB")):
+            return  # PL, DI: the actions say whose turn it is and what they rolled
+        first = node.get("AE") or node.get("AW") or node.get("AB")
+        total = board.checkers(self.r.start)
+        base = self.white if self.white is not None else self.r.start
+        white = list(base.me)
+        black = list(base.opp)
+        for letter in _expand_points(node["AE"], self.path) if "AE" in node else []:
+            if letter in "yz":
+                white[letter_point(letter, 0)] = black[letter_point(letter, 1)] = 0
+            else:
+                white[letter_point(letter, 0)] = 0
+                black[letter_point(letter, 1)] = 0
+        for name, side, player in (("AW", white, 0), ("AB", black, 1)):
+            if name in node:
+                for letter in _expand_points(node[name], self.path):
+                    side[letter_point(letter, player)] += 1
+        for side in (white, black):
+            side[0] = 0
+            side[0] = max(total - sum(side), 0)
+        new = Position(tuple(white), tuple(black))
+        if at_start:
+            if new == self.r.start:
+                return
+            if self.first_game and not self.r.variant_fixed:
+                for key, start in board.VARIANTS.items():
+                    if new == start:
+                        self.r.set_variant(key, first.line)
+                        self.white = start
+                        return
+            raise self.error("the game starts from a set-up position (AE/AW/AB) that is not the "
+                             f"start position of {self.r.variant_name()}; gamao cannot represent "
+                             "set-up positions", first.line, first.column)
+        if self.white is not None and new == self.white:
+            return
+        raise self.error("a set-up node (AE/AW/AB) changes the position in the middle of the "
+                         "game; gamao cannot represent set-up positions", first.line, first.column)
+
+    # -- the result --------------------------------------------------------
+    def result(self, root: dict[str, SgfProp]) -> None:
+        re_prop = root.get("RE")
+        flag = root.get(MATCH_FLAG)
+        if re_prop is None or self.extra_win:
+            return
+        if flag is not None and flag.value.strip().lower() == NOT_WRITTEN:
+            return   # RE is the rules' result: the record writes no Wins cell
+        value = re_prop.value.strip()
+        mo = _RESULT_RE.match(value)
+        if mo is None or mo.group(2) is None:
+            if value and value not in ("?", "0", "Void", "Draw"):
+                self.game.comments.append(f"result: {value}")
+            return
+        winner = 0 if mo.group(1).upper() == "W" else 1
+        match = flag is not None and "match" in flag.value.lower()
+        self.game.actions.append(m.Win(winner, int(mo.group(2)), match,
+                                       line=re_prop.line, column=re_prop.column))
+
+
+class _Reader:
+    """Groups the game trees of a collection into matches."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.matches: list[m.Match] = []
+        self.match: m.Match | None = None
+        self.names = ("", "")
+        self.start = board.start_position()
+        self.variant = "backgammon"
+        self.variant_fixed = False
+        self.length: int | None = None
+        self.all_tags: dict[int, SgfProp] = {}
+
+    def variant_name(self) -> str:
+        return "standard backgammon" if self.variant == "backgammon" else self.variant
+
+    def set_variant(self, key: str, line: int) -> None:
+        """Play the match as variant ``key`` (a key of board.VARIANTS); say so
+        with a ``Variation`` tag."""
+        self.variant = key
+        self.start = board.start_position(key)
+        self.variant_fixed = True
+        if key != "backgammon":
+            name = VARIATION_OF_RULE.get(key) or {"longgammon": "LongGammon"}.get(key, key)
+            self.match.tags.append(m.Tag("Variation", name, line=line))
+
+    def read(self, trees: list[SgfTree]) -> list[m.Match]:
+        for tree in trees:
+            nodes = tree.main_line()
+            root = nodes[0] if nodes else {}
+            gm = root.get("GM")
+            if gm is not None and gm.value.strip() not in ("6", ""):
+                raise NotAMatchFile(self.path, f"an SGF file for another game (GM[{gm.value}]); "
+                                    "backgammon is GM[6]", line=gm.line, column=gm.column)
+            info = _MatchInfo(root.get("MI"))
+            if (self.match is None or info.game == 0 and self.match.games
+                    or info.length is not None and info.length != self.match.length):
+                self.new_match(tree, root, info)
+            names = list(self.names)
+            for i, key in enumerate(("PW", "PB")):
+                if key in root:
+                    names[i] = root[key].value.strip()
+            mi = root.get("MI")
+            where = (mi.line, mi.column) if mi is not None else (tree.line, tree.column)
+            score: m.ScoreLine | None = m.ScoreLine(
+                tuple(names), (info.scores[0], info.scores[1]), line=where[0], column=where[1])
+            xe = root.get(RATINGS_PROPERTY)
+            if xe is not None:
+                ratings = [v.strip() or None for v in xe.values[:2]]
+                score.ratings = tuple(ratings + [None] * (2 - len(ratings)))
+            xl = root.get(SCORE_PROPERTY)
+            if xl is not None:
+                if [v.strip().lower() for v in xl.values] == [NO_SCORE_LINE]:
+                    score = None
+                elif len(xl.values) == 2:
+                    score.scores = (_int(xl.values[0]), _int(xl.values[1]))
+            if info.game is not None:
+                number = info.game + 1
+            else:
+                number = self.match.games[-1].number + 1 if self.match.games else 1
+            first = not self.match.games
+            game = _GameReader(self, tree, nodes, number, score, first).read()
+            self.match.games.append(game)
+        for mt in self.matches:
+            mt.path = self.path
+            xt = self.all_tags.get(id(mt))
+            if xt is not None and len(xt.values) % 2 == 0:
+                # the tags as the match file had them, written by gamao
+                vals = xt.values
+                mt.tags = [m.Tag(vals[i], vals[i + 1], line=xt.line) for i in range(0, len(vals), 2)]
+        return self.matches
+
+    def new_match(self, tree: SgfTree, root: dict[str, SgfProp], info: _MatchInfo) -> None:
+        mt = m.Match(info.length or 0, line=tree.line, column=tree.column)
+        self.matches.append(mt)
+        if TAGS_PROPERTY in root:
+            self.all_tags[id(mt)] = root[TAGS_PROPERTY]
+        self.match = mt
+        self.names = (root["PW"].value.strip() if "PW" in root else "",
+                      root["PB"].value.strip() if "PB" in root else "")
+        for key, tag in TAG_OF_PROPERTY.items():
+            prop = root.get(key)
+            if prop is None or not prop.value.strip():
+                continue
+            value = prop.value.strip()
+            if key == "DT":
+                dm = _DATE_RE.match(value)
+                if dm:
+                    value = ".".join(dm.groups())
+            mt.tags.append(m.Tag(tag, value, line=prop.line))
+        gc = root.get("GC")
+        if gc is not None:
+            for v in gc.values:
+                mt.comments.extend(gc_comments(v))
+        xc = root.get(COMMENTS_PROPERTY)
+        if xc is not None:
+            mt.comments = list(xc.values)   # the lines as written, kept by gamao
+        self.rules(mt, root)
+
+    def rules(self, mt: m.Match, root: dict[str, SgfProp]) -> None:
+        ru = root.get("RU")
+        ap = root.get("AP")
+        gnubg = ap is not None and ap.value.lower().startswith("gnu backgammon")
+        words = _rule_words(ru)
+        line = ru.line if ru is not None else (ap.line if ap is not None else mt.line)
+        explicit = ru is not None or gnubg
+        self.variant = "backgammon"
+        self.start = board.start_position()
+        self.variant_fixed = False
+        for w in words:
+            if w in VARIATION_OF_RULE:
+                self.set_variant(board.variant_key(VARIATION_OF_RULE[w]), line)
+        if "nocube" in words:
+            mt.tags.append(m.Tag("CubeLimit", "1", line=line))
+        if mt.length:
+            # the Crawford rule is the default of a match: only its absence
+            # needs saying (a match file with no Crawford tag assumes it)
+            if explicit and "crawford" not in words:
+                mt.tags.append(m.Tag("Crawford", "Off", line=line))
+            if "jacoby" in words:
+                mt.tags.append(m.Tag("Jacoby", "On", line=line))
+        elif "jacoby" in words or explicit:
+            mt.tags.append(m.Tag("Jacoby", "On" if "jacoby" in words else "Off", line=line))
+
+
+def read_sgf(text: str, path: str = "") -> list[m.Match]:
+    """Parse SGF text (one or more backgammon matches) into matches.
+
+    Raises :class:`NotAMatchFile` when the text is no SGF collection or an
+    SGF file for another game, :class:`SyntaxProblem` (with line and column)
+    when it cannot be read.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not looks_like_sgf(text):
+        raise NotAMatchFile(path, "not an SGF file: it does not start with \"(;\"",
+                            line=1, column=1)
+    trees = parse_trees(text, path)
+    return _Reader(path).read(trees)

@@ -1,0 +1,463 @@
+"""Write matches as SGF in GNU Backgammon's dialect (GM[6]).
+
+One game tree per game, as GNU Backgammon saves a match::
+
+    (;FF[4]GM[6]CA[UTF-8]AP[gamao:0.1.0]MI[length:7][game:0][ws:0][bs:0]PW[Ann]PB[Bob]
+    DT[2024-05-01]RU[Crawford]RE[W+2]
+    ;W[31hefe]
+    ;B[62agln]
+    ...)
+
+- ``MI``, ``PW``, ``PB`` and ``RU`` head every game (GNU Backgammon needs
+  them there: the score, and ``RU[Crawford:CrawfordGame]`` marks the
+  Crawford game); the rest of the match-wide information (``DT``, ``EV``,
+  ``RO``, ``PC``, ``AN``, ``WR``, ``BR``, ``GC``) stands in the first game
+  only. The tags they come from are those :mod:`gamao_cli.formats.sgf.reader` makes
+  of them, so that a match read back says the same.
+- Plays are written one die step per letter pair, from the validator's
+  replay (:func:`gamao_cli.replay.replay.validate_match` with
+  ``keep_records=True``), so consolidated plays (``24/13``, ``13/11(2)``)
+  are expanded; a play the replay could not resolve is written as its
+  movements stand.
+- ``RE`` comes from the game's ``Wins`` line (its player and stated points),
+  with ``R`` when the validator finds the game was resigned (or lost on
+  time); ``XR[and the match]`` keeps the words "and the match". A game that
+  ended without a ``Wins`` line gets the result the rules give, for other
+  programs, and ``XR[not written]``, for gamao.
+- Comments: :attr:`Game.comments <gamao_cli.model.Game>` of the form ``"move
+  N W: text"`` (as the reader makes them) go back on the node of that
+  action, all others on the game's root node.
+- What SGF cannot hold goes into gamao's private properties (listed in
+  :mod:`gamao_cli.formats.sgf.reader`), so that gamao reads its own SGF back into
+  the same match and the same canonical match file, while other programs
+  (GNU Backgammon ignores unknown two-letter properties) see a normal SGF
+  file: a cell SGF has no node for (Backgammon Galaxy's ``Losses``,
+  ``61: ????`` rolls never played, ``Resigns``, Snowie's ``Illegal play``
+  markers, a ``Wins`` cell that is not the game's last action) is a node of
+  its own holding only ``XA``, where it stands; ``XS`` keeps a dance's
+  ``Cannot Move`` and the text of a play the replay could not resolve;
+  ``XE`` score-line ratings; ``XL`` a missing score line or score; ``XT``
+  every tag; ``XC`` match comments GC cannot give back; ``XI[implied]``
+  marks the take of a beaver that the record leaves out. The conversion's
+  warnings say what is kept only for gamao, and what SGF cannot hold at all
+  (tabs, which SGF reads as spaces; a game numbered 0).
+
+>>> from gamao_cli.formats.mat.reader import read_matches
+>>> text = (" 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n"
+...         "  1) 31: 8/5 6/5                 65: 24/13\\n      Wins 1 point\\n")
+>>> print(write_sgf(read_matches(text)).text, end="")
+(;FF[4]GM[6]CA[UTF-8]AP[gamao:0.1.0]MI[length:1][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RE[W+1R]
+;W[31hefe]
+;B[65aggl])
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Sequence
+
+from gamao_cli import __version__
+from gamao_cli import model as m
+from gamao_cli.errors import UnknownVariant
+from gamao_cli.formats.base import Note, WriteResult
+from gamao_cli.messages import Msg
+from gamao_cli.model.notation import move_numbers as _move_numbers
+from gamao_cli.replay.replay import RESIGN, TIME, GameResult, Replays, Rules
+from gamao_cli.rules import VARIANTS
+
+from .reader import (COMMENTS_PROPERTY, EXTRA_PROPERTY, ILLEGAL, IMPLIED, IMPLIED_PROPERTY,
+                         LOSS, MATCH_FLAG, MATCH_WORDS, NO_SCORE_LINE, NOT_WRITTEN,
+                         RATINGS_PROPERTY, RESIGN_CELL, SCORE_PROPERTY, SPELLING_PROPERTY,
+                         TAGS_PROPERTY, UNPLAYED, WIN, gc_comments, point_letter)
+
+APPLICATION = f"gamao:{__version__}"
+
+#: Tags written as root properties of the first game (sgf_reader's mapping).
+PROPERTY_OF_TAG = {
+    "site": "PC",
+    "event": "EV",
+    "round": "RO",
+    "player1elo": "WR",
+    "player2elo": "BR",
+    "eventdate": "DT",
+    "transcriber": "AN",
+}
+#: Order of the first game's root properties (GNU Backgammon's).
+INFO_ORDER = ("WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC")
+#: Tags SGF holds through RU, or through PW/PB.
+RULE_TAGS = {"crawford", "jacoby", "cubelimit", "variation"}
+NAME_TAGS = {"player1": 0, "player2": 1}
+
+_DOT_DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})$")
+_MOVE_COMMENT = re.compile(r"move (\d+) ([WB]): (.*)$", re.S)
+
+#: RU words of the variants GNU Backgammon knows (by variant key).
+_RULE_OF_VARIANT = {"nackgammon": "Nackgammon", "hypergammon1": "Hypergammon1",
+                    "hypergammon2": "Hypergammon2", "hypergammon3": "Hypergammon3"}
+
+
+def escape(value: str) -> str:
+    """A property value with ``\\`` and ``]`` escaped.
+
+    >>> escape("a]b\\\\c")
+    'a\\\\]b\\\\\\\\c'
+    """
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _tag_key(name: str) -> str:
+    return "".join(name.split()).lower()
+
+
+def _prop(name: str, *values: str) -> str:
+    return name + "".join(f"[{escape(v)}]" for v in values)
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
+def _has_tab(match: m.Match) -> bool:
+    texts = [t for tag in match.tags for t in (tag.name, tag.value)] + list(match.comments)
+    for g in match.games:
+        texts += g.comments
+        if g.score is not None:
+            texts += [n for n in g.score.names] + [r for r in g.score.ratings if r]
+        texts += [a.written for a in g.actions if isinstance(a, (m.Dance, m.UnplayedRoll,
+                                                                  m.IllegalPlayMarker))]
+    return any("\t" in t for t in texts)
+
+
+def move_numbers(actions: list[m.ActionType]) -> list[int | None]:
+    """The move number of each action in the match-file layout (None for
+    ``Wins`` cells, which close the line they stand on)."""
+    return _move_numbers((a.player, isinstance(a, m.Win)) for a in actions)
+
+
+class _MatchWriter:
+    def __init__(self, match: m.Match, number: int | None = None, replays: Replays | None = None):
+        self.match = match
+        self.replays = replays or Replays()
+        self.number = number   # the match's place in a file of several
+        self.notes: list[Note] = []
+        self.counts: Counter[tuple[str, str]] = Counter()   # (what, how it is written)
+
+    def warn(self, key: str, game: int | None = None, **fields: Any) -> None:
+        """Note ``key`` (``CODE.variant`` of :mod:`gamao_cli.messages`), once,
+        placed in the match (when the file holds several) and the game."""
+        fields["where"] = self.where(game)
+        note = Note(key.partition(".")[0], fields, key=key)
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def where(self, game: int | None = None) -> Msg | str:
+        """What starts each note: the match's place when a file holds several
+        (the caller names the file), and the game's."""
+        if game is None:
+            return Msg("where.match", {"match": self.number}) if self.number else ""
+        if self.number:
+            return Msg("where.match-game", {"match": self.number, "game": game})
+        return Msg("where.game", {"game": game})
+
+    # -- match-wide ------------------------------------------------------------
+    def info_properties(self) -> dict[str, str]:
+        """Root properties of the first game from the tags and comments."""
+        props: dict[str, str] = {}
+        dropped = []
+        names = self.match.players
+        for tag in self.match.tags:
+            key = _tag_key(tag.name)
+            prop = PROPERTY_OF_TAG.get(key)
+            if prop is not None:
+                value = tag.value
+                if prop == "DT":
+                    dm = _DOT_DATE.match(value.strip())
+                    if dm:
+                        value = "-".join(dm.groups())
+                if prop not in props:
+                    props[prop] = value
+                    continue
+            elif key in RULE_TAGS or key == "beaver":
+                continue   # handled with the rules
+            elif key in NAME_TAGS and tag.value.strip() == names[NAME_TAGS[key]]:
+                continue   # PW / PB hold it
+            dropped.append(tag.name)
+        if dropped:
+            self.warn("GM503.tags" if len(dropped) > 1 else "GM503.tag", tags=", ".join(dropped),
+                      prop=TAGS_PROPERTY)
+        if self.match.tags:
+            # every tag, in order, so that gamao reads the match file's tags back
+            props[TAGS_PROPERTY] = [v for t in self.match.tags for v in (t.name, t.value)]
+        if self.match.comments:
+            lines = []
+            for c in self.match.comments:
+                if c.startswith("; "):
+                    c = c[2:]
+                elif c[:1] in (";", "#"):
+                    c = c[2:] if c[1:2] == " " else c[1:]
+                lines.append(c)
+            props["GC"] = "\n".join(lines)
+            if gc_comments(props["GC"]) != self.match.comments:
+                # lines GC cannot give back as they are ("#...", ";x"): kept for gamao
+                props[COMMENTS_PROPERTY] = list(self.match.comments)
+                self.warn("GM503.comments", prop=COMMENTS_PROPERTY)
+        return props
+
+    def rules(self) -> tuple[Rules, bool]:
+        """The match's rules, and whether its variant could be read."""
+        try:
+            return Rules.from_match(self.match), True
+        except UnknownVariant as exc:
+            self.warn("GM504.variant", variant=exc.name, known=", ".join(VARIANTS))
+            return Rules(length=self.match.length), False
+
+    def rule_words(self, rules: Rules, result: GameResult | None) -> list[str] | None:
+        """The words of ``RU`` (None: write no ``RU``), as GNU Backgammon
+        writes them: ``NoCube``, ``Crawford``, ``CrawfordGame``, ``Jacoby``,
+        ``Nackgammon``, ``Hypergammon1``-``3``."""
+        words = []
+        if not rules.cube:
+            words.append("NoCube")
+        limit = self.match.tag("CubeLimit")
+        n = _int(limit)
+        if n is not None and 1 < n < 64:
+            self.warn("GM503.cubelimit", n=n)
+        if self.match.length > 1 and rules.crawford:
+            # GNU Backgammon writes no Crawford rule for 1-point matches
+            words.append("Crawford")
+            if result is not None and result.crawford:
+                words.append("CrawfordGame")
+        if rules.jacoby:
+            words.append("Jacoby")
+        elif rules.jacoby is False and self.match.length:
+            self.warn("GM503.jacoby", value=self.match.tag('Jacoby'))
+        if self.match.tag("Beaver") is not None:
+            self.warn("GM503.beaver", value=self.match.tag('Beaver'))
+        word = _RULE_OF_VARIANT.get(rules.variant)
+        if word:
+            words.append(word)
+        explicit_off = (self.match.length and not rules.crawford) or \
+            (not self.match.length and rules.jacoby is False)
+        if words or explicit_off:
+            return words
+        return None
+
+    # -- games -----------------------------------------------------------------
+    def write(self) -> str:
+        match = self.match
+        report = self.replays.of(match)
+        self.errors = report.errors
+        rules, known = self.rules()
+        steps_of: dict[int, tuple] = {}
+        for res in report.games:
+            for rec in res.records:
+                if rec.steps is not None and isinstance(rec.action, m.Play):
+                    steps_of[id(rec.action)] = rec.steps
+        results = {id(g): r for g, r in zip(match.games, report.games)} if \
+            len(report.games) == len(match.games) else {}
+        info = self.info_properties()
+        if _has_tab(match):
+            self.warn("GM504.tabs")
+        if not match.games:
+            self.warn("GM504.no-games")
+            return ""
+        setup = None
+        if known and rules.variant not in _RULE_OF_VARIANT and rules.variant != "backgammon":
+            setup = self.setup_node(rules.variant)
+            self.warn("GM506.setup", variant=match.tag('Variation'))
+        out = []
+        for gi, game in enumerate(match.games):
+            result = results.get(id(game))
+            out.append(self.game_tree(game, result, rules, info if gi == 0 else {},
+                                      steps_of, setup))
+        for (what, written), n in self.counts.items():
+            self.warn("GM503.kept-" + what, n=n, written=written)
+        return "".join(out)
+
+    def game_tree(self, game: m.Game, result: GameResult | None, rules: Rules,
+                  info: dict[str, str], steps_of: dict, setup: str | None) -> str:
+        match = self.match
+        sl = game.score
+        names = sl.names if sl is not None else match.players
+        stated = sl.scores if sl is not None else (None, None)
+        before = result.score_before if result is not None else (0, 0)
+        scores = [s if s is not None else b for s, b in zip(stated, before)]
+        root = [
+            "FF[4]GM[6]CA[UTF-8]",
+            _prop("AP", APPLICATION),
+            _prop("MI", f"length:{match.length}", f"game:{max(game.number - 1, 0)}",
+                  f"ws:{scores[0]}", f"bs:{scores[1]}"),
+            _prop("PW", names[0]),
+            _prop("PB", names[1]),
+        ]
+        for key in INFO_ORDER:
+            if key in info and info[key] != "":
+                root.append(_prop(key, info[key]))
+        if info.get(TAGS_PROPERTY):
+            root.append(_prop(TAGS_PROPERTY, *info[TAGS_PROPERTY]))
+        if info.get(COMMENTS_PROPERTY):
+            root.append(_prop(COMMENTS_PROPERTY, *info[COMMENTS_PROPERTY]))
+        if game.number < 1:
+            self.warn("GM505.game-zero", game.number)
+        if sl is None:
+            root.append(_prop(SCORE_PROPERTY, NO_SCORE_LINE))
+            self.counts["no-score-line", ""] += 1
+        elif None in sl.scores:
+            root.append(_prop(SCORE_PROPERTY, *("" if s is None else str(s) for s in sl.scores)))
+            self.counts["no-score", ""] += 1
+        if sl is not None and any(sl.ratings):
+            root.append(_prop(RATINGS_PROPERTY, *(r or "" for r in sl.ratings)))
+            self.counts["ratings", ""] += 1
+        words = self.rule_words(rules, result)
+        if words is not None:
+            root.append(_prop("RU", ":".join(words)))
+        wins = [i for i, a in enumerate(game.actions) if isinstance(a, m.Win)]
+        # the usual record: one Wins cell, the game's last action, which RE holds;
+        # any other Wins cells stand as gamao's own nodes (XA) where they are
+        win_in_re = len(wins) == 1 and wins[0] == len(game.actions) - 1
+        if wins:
+            win = game.actions[wins[0]]
+            resigned = result is not None and result.ended in (RESIGN, TIME)
+            root.append(_prop("RE", f"{'WB'[win.player]}+{win.points}{'R' if resigned else ''}"))
+            if win_in_re and win.match:
+                root.append(_prop(MATCH_FLAG, MATCH_WORDS))
+            if not win_in_re:
+                self.warn("GM503.wins" if len(wins) > 1 else "GM503.win", game.number)
+            if result is not None and result.ended == TIME:
+                self.warn("GM504.time", game.number)
+        elif result is not None and result.winner is not None and result.points is not None:
+            # no Wins line, but the game ended (borne off, or a dropped double):
+            # GNU Backgammon writes its result, so do we, and say for gamao
+            # that the record does not
+            root.append(_prop("RE", f"{'WB'[result.winner]}+{result.points}"))
+            root.append(_prop(MATCH_FLAG, NOT_WRITTEN))
+            self.warn("GM506.no-wins", game.number)
+        # the nodes, each with the comments of its action
+        numbers = move_numbers(game.actions)
+        index = {(n, a.player): i for i, (a, n) in enumerate(zip(game.actions, numbers))
+                 if n is not None}
+        by_action: dict[int, list[str]] = {}
+        root_comments: list[str] = []
+        for c in game.comments:
+            mo = _MOVE_COMMENT.match(c)
+            i = index.get((int(mo.group(1)), "WB".index(mo.group(2)))) if mo else None
+            if i is not None:
+                by_action.setdefault(i, []).append(mo.group(3))
+            else:
+                root_comments.append(c)
+        nodes = [setup] if setup else []
+        answer: int | None = None   # who must answer a beaver (raccoon)
+        for i, a in enumerate(game.actions):
+            if answer is not None and isinstance(a, (m.Play, m.Dance, m.Win)):
+                # gnubg's match files leave out the take of a beaver; its SGF has
+                # it: written for other programs, marked for gamao to leave out
+                nodes.append(f"{'WB'[answer]}[take]" + _prop(IMPLIED_PROPERTY, IMPLIED))
+                self.warn("GM506.beaver-take", game.number)
+            answer = None
+            if isinstance(a, m.Double) and a.kind in ("beaver", "raccoon") and a.player in (0, 1):
+                answer = 1 - a.player
+            if isinstance(a, m.Win) and win_in_re:
+                node = None
+            else:
+                node = self.action_node(game, a, steps_of)
+            if node is None:
+                # an action SGF cannot hold: its comment goes to the root node
+                root_comments.extend(by_action.get(i, ()))
+                continue
+            if i in by_action:
+                node += _prop("C", "\n".join(by_action[i]))
+            nodes.append(node)
+        if root_comments:
+            root.append(_prop("C", "\n".join(root_comments)))
+        nodes.insert(0, "(;" + "".join(root))
+        return "\n;".join(nodes) + ")\n"
+
+    def action_node(self, game: m.Game, a: m.ActionType, steps_of: dict) -> str | None:
+        colour = "WB"[a.player] if a.player in (0, 1) else None
+        if colour is None:
+            self.warn("GM504.no-player", game.number, cell=a.text())
+            return None
+        if isinstance(a, m.Play):
+            steps = steps_of.get(id(a))
+            pairs = [(s, d) for s, d, _hit in steps] if steps is not None else m.play_shape(a.moves)[0]
+            letters = []
+            for src, dst in pairs:
+                try:
+                    if src == m.OFF or dst == m.BAR:
+                        raise ValueError
+                    letters.append(point_letter(src, a.player) + point_letter(dst, a.player))
+                except ValueError:
+                    self.warn("GM504.step", game.number, cell=a.text(), step=f"{src}/{dst}")
+            node = f"{colour}[{a.dice[0]}{a.dice[1]}{''.join(letters)}]"
+            if steps is None:
+                # the replay could not resolve the play: SGF holds its movements;
+                # the text as written (steps, hit marks) is kept for gamao
+                node += _prop(SPELLING_PROPERTY, a.play_text())
+                self.counts["unresolved", ""] += 1
+            return node
+        if isinstance(a, m.Dance):
+            node = f"{colour}[{a.dice[0]}{a.dice[1]}]"
+            if a.written:
+                node += _prop(SPELLING_PROPERTY, a.written)
+                self.counts["dance", a.written] += 1
+            return node
+        if isinstance(a, m.Double):
+            return f"{colour}[double]"
+        if isinstance(a, m.Take):
+            return f"{colour}[take]"
+        if isinstance(a, m.Drop):
+            return f"{colour}[drop]"
+        # what SGF cannot hold: a node of its own with gamao's private
+        # property only (other programs see an empty node)
+        if isinstance(a, m.Win):
+            values = [WIN, str(a.points)] + ([MATCH_WORDS] if a.match else [])
+            what = None   # noted in game_tree
+        elif isinstance(a, m.Loss):
+            values = [LOSS, str(a.points)]
+            what = "losses"
+        elif isinstance(a, m.UnplayedRoll):
+            values = [UNPLAYED, f"{a.dice[0]}{a.dice[1]}", a.written]
+            what = "unplayed"
+        elif isinstance(a, m.Resign):
+            values = [RESIGN_CELL]
+            what = "resigns"
+        elif isinstance(a, m.IllegalPlayMarker):
+            values = [ILLEGAL, f"{a.dice[0]}{a.dice[1]}", a.written]
+            what = "illegal"
+        else:
+            self.warn("GM504.cell", game.number, cell=a.text())
+            return None
+        if what is not None:
+            self.counts[what, ""] += 1
+        return _prop(EXTRA_PROPERTY, colour, *values)
+
+    @staticmethod
+    def setup_node(variant: str) -> str:
+        """``AE[a:y]AW[..]AB[..]``: the start position of a variant GNU
+        Backgammon's RU cannot name."""
+        start = VARIANTS[variant]
+        white = [point_letter(p, 0) for p in range(25, 0, -1) for _ in range(start.me[p])]
+        black = [point_letter(p, 1) for p in range(25, 0, -1) for _ in range(start.opp[p])]
+        return _prop("AE", "a:y") + _prop("AW", *white) + _prop("AB", *black)
+
+
+def write_sgf(matches: Sequence[m.Match], replays: Replays | None = None) -> WriteResult:
+    """Write ``matches`` as one SGF collection (the games of all matches, one
+    after another; each match's first game is ``MI[game:0]``)."""
+    conv = WriteResult()
+    replays = replays or Replays()
+    parts = []
+    for k, match in enumerate(matches, 1):
+        w = _MatchWriter(match, k if len(matches) > 1 else None, replays)
+        parts.append(w.write())
+        conv.errors += w.errors
+        for note in w.notes:
+            conv.note(note)
+        if k > 1 and match.games and match.games[0].number != 1:
+            conv.note(Note("GM505", {"where": w.where(), "number": match.games[0].number},
+                           key="GM505.first-game"))
+    conv.text = "".join(parts)
+    return conv

@@ -1,0 +1,733 @@
+"""Reading text in whatever encoding a match file comes in, and writing files safely.
+
+Reading: :func:`decode_bytes` recognises, in this order,
+
+1. UTF-8 with a byte order mark (``utf-8-sig``),
+2. UTF-16 with a byte order mark (``utf-16-le`` / ``utf-16-be``),
+3. UTF-16 without a byte order mark, recognised by its NUL bytes (ASCII
+   characters in UTF-16 have a zero high byte),
+4. valid UTF-8 (``utf-8``; plain ASCII is reported as ``utf-8`` too),
+5. anything else as Windows-1252 (``cp1252``), the legacy encoding of
+   Windows backgammon programs; the five bytes cp1252 leaves undefined
+   (0x81 0x8D 0x8F 0x90 0x9D) are read as Latin-1 (the C1 control of the
+   same number).
+
+Bytes that are no text at all - a NUL byte or a C0 control character other
+than TAB, LF, VT, FF, CR, SUB (the old DOS end-of-file mark) and ESC, or
+malformed UTF-8 after a UTF-8 BOM, or malformed UTF-16 - raise
+:class:`gamao_cli.errors.EncodingProblem` with the byte offset of the first
+bad byte.  Line endings (CRLF, lone CR, mixed) all become ``"\\n"``; tabs and
+a missing final newline are kept as they are.
+
+>>> decode_bytes(b"\\xef\\xbb\\xbfJ\\xc3\\xbcrgen\\r\\n", "x.mat")
+('Jürgen\\n', 'utf-8-sig')
+>>> decode_bytes("Ñúñez\\rend".encode("cp1252"), "x.mat")
+('Ñúñez\\nend', 'cp1252')
+
+Big files: :func:`open_decoded` gives a :class:`DecodedFile`, which decodes a
+file piece by piece (memory does not grow with the file) into exactly the
+text, encoding and errors that :func:`decode_bytes` gives for the whole file:
+a first pass over the bytes finds the encoding (or the first bad byte), the
+second decodes with an incremental decoder.
+
+Writing: :func:`atomic_write` writes a temporary file next to the target,
+flushes and fsyncs it, then renames it over the target, so a reader sees the
+old file or the new one, never half of one.
+"""
+from __future__ import annotations
+
+import codecs
+import errno
+import os
+import re
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from typing import Iterator
+
+from gamao_cli.errors import EncodingProblem, InputError, OutputError
+
+__all__ = ["decode_bytes", "read_text", "atomic_write", "normalise_newlines",
+           "DecodedFile", "open_decoded"]
+
+# C0 controls that may appear in a text file
+_ALLOWED_CONTROLS = frozenset("\t\n\x0b\x0c\r\x1a\x1b")
+_BAD_CONTROLS = frozenset(chr(c) for c in range(0x20)) - _ALLOWED_CONTROLS
+_BAD_CONTROL_RE = re.compile(rb"[\x00-\x08\x0e-\x19\x1c-\x1f]")
+
+# cp1252 leaves these undefined; we read them as Latin-1
+_CP1252_HOLES = {0x81: "\x81", 0x8D: "\x8d", 0x8F: "\x8f", 0x90: "\x90", 0x9D: "\x9d"}
+
+
+def normalise_newlines(text: str) -> str:
+    """CRLF and lone CR become LF.
+
+    >>> normalise_newlines("a\\r\\nb\\rc\\nd")
+    'a\\nb\\nc\\nd'
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _describe_byte(data: bytes, offset: int) -> str:
+    return f"byte 0x{data[offset]:02X}" if offset < len(data) else "end of data"
+
+
+def _control_problem(text: str) -> int | None:
+    """Index of the first disallowed control character in ``text``, or None."""
+    if not _BAD_CONTROLS.intersection(text):
+        return None
+    return next(i for i, ch in enumerate(text) if ch in _BAD_CONTROLS)
+
+
+def _binary_problem(path: str, data: bytes, offset: int, what: str = "") -> EncodingProblem:
+    b = data[offset]
+    kind = "a NUL byte" if b == 0 else f"control byte 0x{b:02X}"
+    return EncodingProblem(
+        path=path,
+        message=f"not a text file: {kind}{what} (binary data?)",
+        offset=offset,
+    )
+
+
+# What a file in UTF-8 after a byte order mark, or in UTF-16, that is not
+# text says: the same whether it is decoded whole (decode_bytes) or piece by
+# piece (DecodedFile), so both paths make it here.
+
+def _invalid_text(path: str, codec: str, how: str, reason: str, offset: int,
+                  what: str) -> EncodingProblem:
+    """Bytes that do not decode in ``codec`` at ``offset`` (``what``: the
+    byte there, described)."""
+    if codec == "utf-8":
+        message = f"invalid UTF-8 after a UTF-8 byte order mark: {what}"
+    else:
+        reason = "odd number of bytes" if reason == "truncated data" else reason
+        message = f"invalid {codec.upper()} ({how}): {reason} at {what}"
+    return EncodingProblem(path=path, message=message, offset=offset)
+
+
+def _control_in_text(path: str, text: str, index: int, codec: str, start: int) -> EncodingProblem:
+    """The disallowed control character ``text[index]``, ``text`` being
+    decoded in ``codec`` from byte ``start``: the problem names its byte
+    offset."""
+    ch = text[index]
+    offset = start + len(text[:index].encode(codec, "surrogatepass"))
+    if codec == "utf-8":
+        kind = "a NUL byte" if ch == "\x00" else f"control byte 0x{ord(ch):02X}"
+        message = f"not a text file: {kind} (binary data?)"
+    else:
+        message = f"not a text file: control character U+{ord(ch):04X} in {codec.upper()} text"
+    return EncodingProblem(path=path, message=message, offset=offset)
+
+
+def _decode_utf16(data: bytes, path: str, codec: str, start: int, how: str) -> tuple[str, str]:
+    body = data[start:]
+    try:
+        text = body.decode(codec)
+    except UnicodeDecodeError as e:
+        off = start + e.start
+        raise _invalid_text(path, codec, how, e.reason, off, _describe_byte(data, off)) from None
+    bad = _control_problem(text)
+    if bad is not None:
+        raise _control_in_text(path, text, bad, codec, start)
+    return normalise_newlines(text), codec
+
+
+def guess_utf16(data: bytes) -> str | None:
+    """``utf-16-le``/``-be`` if the NUL pattern of BOM-less UTF-16 shows, else None."""
+    return _guess_utf16_counts(len(data), data[0::2].count(0), data[1::2].count(0))
+
+
+def _guess_utf16_counts(size: int, even_zero: int, odd_zero: int) -> str | None:
+    """The same guess from the byte count and the zero bytes at even and odd offsets."""
+    n = size // 2
+    if n < 1 or size % 2:
+        return None
+    # ASCII-heavy UTF-16: one byte of most pairs is zero, the other never is
+    if odd_zero >= max(1, n * 0.3) and even_zero == 0:
+        return "utf-16-le"
+    if even_zero >= max(1, n * 0.3) and odd_zero == 0:
+        return "utf-16-be"
+    return None
+
+
+def _decode_cp1252(data: bytes) -> str:
+    if not any(b in _CP1252_HOLES for b in data):
+        return data.decode("cp1252")
+    return "".join(_CP1252_HOLES.get(b) or bytes((b,)).decode("cp1252") for b in data)
+
+
+def decode_bytes(data: bytes, path: str) -> tuple[str, str]:
+    """Decode a file's bytes; return ``(text, encoding)``.
+
+    ``encoding`` is one of ``"utf-8-sig"``, ``"utf-16-le"``, ``"utf-16-be"``,
+    ``"utf-8"`` or ``"cp1252"``.  ``path`` only labels errors.
+
+    >>> decode_bytes(b"\\xff\\xfea\\x00\\r\\x00\\n\\x00", "x")
+    ('a\\n', 'utf-16-le')
+    >>> decode_bytes(b"ab\\x00\\x01\\x02", "x.bin")
+    Traceback (most recent call last):
+    ...
+    gamao_cli.errors.EncodingProblem: x.bin: byte 2: not a text file: a NUL byte (binary data?)
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"decode_bytes needs bytes, not {type(data).__name__}")
+    data = bytes(data)
+
+    if data.startswith(codecs.BOM_UTF8):
+        try:
+            text = data[3:].decode("utf-8")
+        except UnicodeDecodeError as e:
+            off = 3 + e.start
+            raise _invalid_text(path, "utf-8", "", e.reason, off, _describe_byte(data, off)) from None
+        bad = _control_problem(text)
+        if bad is not None:
+            raise _control_in_text(path, text, bad, "utf-8", 3)
+        return normalise_newlines(text), "utf-8-sig"
+    if data.startswith(codecs.BOM_UTF16_LE):
+        return _decode_utf16(data, path, "utf-16-le", 2, "after a byte order mark")
+    if data.startswith(codecs.BOM_UTF16_BE):
+        return _decode_utf16(data, path, "utf-16-be", 2, "after a byte order mark")
+
+    if 0 in data:
+        guess = guess_utf16(data)
+        if guess is not None:
+            try:
+                return _decode_utf16(data, path, guess, 0, "without a byte order mark")
+            except EncodingProblem:
+                pass  # not UTF-16 after all: report the bytes below
+
+    bad = _BAD_CONTROL_RE.search(data)
+    if bad is not None:
+        raise _binary_problem(path, data, bad.start())
+
+    try:
+        text = data.decode("utf-8")
+        encoding = "utf-8"
+    except UnicodeDecodeError:
+        text = _decode_cp1252(data)
+        encoding = "cp1252"
+    return normalise_newlines(text), encoding
+
+
+# -- decoding a file piece by piece ----------------------------------------
+
+CHUNK_SIZE = 1 << 20  # bytes read at a time by DecodedFile
+
+
+def _iter_chunks(fh, chunk_size: int) -> Iterator[bytes]:
+    while True:
+        chunk = fh.read(chunk_size)
+        if not chunk:
+            return
+        yield chunk
+
+
+class _StreamCheck:
+    """Decode a byte stream incrementally with ``codec``, remembering the
+    problem of the first disallowed control character (with its absolute
+    offset) and raising the same :class:`EncodingProblem` as
+    :func:`decode_bytes` for an undecodable byte."""
+
+    def __init__(self, path: str, codec: str, start: int, how: str):
+        self.path, self.codec, self.start, self.how = path, codec, start, how
+        self.decoder = codecs.getincrementaldecoder(codec)()
+        self.fed = start          # bytes given to the decoder so far (absolute)
+        self.bad_control: EncodingProblem | None = None  # the first control character
+
+    def _consumed(self) -> int:
+        return self.fed - len(self.decoder.getstate()[0])
+
+    def feed(self, data: bytes, final: bool = False) -> str:
+        before = self._consumed()
+        pending = len(self.decoder.getstate()[0])
+        try:
+            text = self.decoder.decode(data, final)
+        except UnicodeDecodeError as e:
+            off = self.fed - pending + e.start
+            self.fed += len(data)
+            raise self._decode_problem(off, e.reason) from None
+        self.fed += len(data)
+        if self.bad_control is None:
+            i = _control_problem(text)
+            if i is not None:
+                self.bad_control = _control_in_text(self.path, text, i, self.codec, before)
+        return text
+
+    def _decode_problem(self, off: int, reason: str) -> EncodingProblem:
+        return _invalid_text(self.path, self.codec, self.how, reason, off,
+                             _describe_byte_at(self.path, off))
+
+    def control_problem(self) -> EncodingProblem | None:
+        return self.bad_control
+
+
+def _describe_byte_at(path: str, offset: int) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            b = fh.read(1)
+    except OSError:
+        b = b""
+    return f"byte 0x{b[0]:02X}" if b else "end of data"
+
+
+class DecodedFile:
+    """A file decoded piece by piece, as :func:`decode_bytes` decodes it whole.
+
+    Opening it reads the file once to choose the encoding (raising
+    :class:`EncodingProblem` with the byte offset of the first bad byte, or
+    :class:`InputError` when the file cannot be read); :meth:`pieces` and
+    :meth:`lines` then read it again and decode it incrementally, with CRLF
+    and lone CR turned into LF even across piece boundaries. Joined, the
+    pieces are exactly ``decode_bytes(whole file)[0]``.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], chunk_size: int = CHUNK_SIZE):
+        self.path = os.fspath(path)
+        self.chunk_size = max(4, chunk_size)
+        self.encoding, self._start = self._scan()
+
+    def _open(self):
+        try:
+            if os.path.isdir(self.path):
+                raise IsADirectoryError(errno.EISDIR, "Is a directory", self.path)
+            return _open_for_reading(self.path)
+        except OSError as e:
+            raise InputError(path=self.path, message=f"cannot read: {os_reason(e)}") from None
+
+    def _chunks(self, skip: int = 0, limit: int | None = None) -> Iterator[bytes]:
+        """The file's bytes from ``skip``, in chunks; at most up to byte
+        ``limit`` (the size the first pass saw: a file that grows meanwhile,
+        a download still running, is read as it was)."""
+        fh = self._open()
+        with fh:
+            try:
+                if skip:
+                    fh.seek(skip)
+                at = skip
+                for chunk in _iter_chunks(fh, self.chunk_size):
+                    if limit is not None and at + len(chunk) >= limit:
+                        yield chunk[:max(0, limit - at)]
+                        return
+                    at += len(chunk)
+                    yield chunk
+            except OSError as e:
+                raise InputError(path=self.path, message=f"cannot read: {os_reason(e)}") from None
+
+    def _head(self) -> bytes:
+        fh = self._open()
+        with fh:
+            try:
+                return fh.read(4)
+            except OSError as e:
+                raise InputError(path=self.path, message=f"cannot read: {os_reason(e)}") from None
+
+    def _check_codec(self, codec: str, start: int, how: str) -> None:
+        check = _StreamCheck(self.path, codec, start, how)
+        for chunk in self._chunks(start, self.size):
+            check.feed(chunk)
+        check.feed(b"", final=True)
+        problem = check.control_problem()
+        if problem is not None:
+            raise problem
+
+    def _scan(self) -> tuple[str, int]:
+        """The encoding decode_bytes would choose, and where the text starts."""
+        try:
+            self.size: int | None = os.stat(self.path).st_size
+        except OSError:
+            self.size = None
+        head = self._head()
+        if head.startswith(codecs.BOM_UTF8):
+            self._check_codec("utf-8", 3, "after a byte order mark")
+            return "utf-8-sig", 3
+        for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+            if head.startswith(bom):
+                self._check_codec(codec, 2, "after a byte order mark")
+                return codec, 2
+        size = 0
+        even_zero = odd_zero = 0
+        first_bad: int | None = None
+        utf8 = codecs.getincrementaldecoder("utf-8")()
+        utf8_ok = True
+        for chunk in self._chunks(0, self.size):
+            if 0 in chunk:
+                if size % 2 == 0:
+                    even_zero += chunk[0::2].count(0)
+                    odd_zero += chunk[1::2].count(0)
+                else:
+                    even_zero += chunk[1::2].count(0)
+                    odd_zero += chunk[0::2].count(0)
+            if first_bad is None:
+                bad = _BAD_CONTROL_RE.search(chunk)
+                if bad is not None:
+                    first_bad = size + bad.start()
+            if utf8_ok:
+                try:
+                    utf8.decode(chunk)
+                except UnicodeDecodeError:
+                    utf8_ok = False
+            size += len(chunk)
+        if utf8_ok:
+            try:
+                utf8.decode(b"", True)
+            except UnicodeDecodeError:
+                utf8_ok = False
+        if even_zero or odd_zero:
+            guess = _guess_utf16_counts(size, even_zero, odd_zero)
+            if guess is not None:
+                try:
+                    self._check_codec(guess, 0, "without a byte order mark")
+                    return guess, 0
+                except EncodingProblem:
+                    pass  # not UTF-16 after all: report the bytes below
+        if first_bad is not None:
+            b = self._byte_at(first_bad)
+            kind = "a NUL byte" if b == 0 else f"control byte 0x{b:02X}"
+            raise EncodingProblem(path=self.path, message=f"not a text file: {kind} (binary data?)",
+                                  offset=first_bad)
+        return ("utf-8" if utf8_ok else "cp1252"), 0
+
+    def _byte_at(self, offset: int) -> int:
+        fh = self._open()
+        with fh:
+            fh.seek(offset)
+            return fh.read(1)[0]
+
+    def raw_pieces(self) -> Iterator[str]:
+        """Decoded pieces, line endings as in the file."""
+        if self.encoding == "cp1252":
+            for chunk in self._chunks(0, self.size):
+                yield _decode_cp1252(chunk)
+            return
+        codec = "utf-8" if self.encoding == "utf-8-sig" else self.encoding
+        decoder = codecs.getincrementaldecoder(codec)()
+        at = self._start
+        try:
+            for chunk in self._chunks(self._start, self.size):
+                yield decoder.decode(chunk)
+                at += len(chunk)
+            yield decoder.decode(b"", True)
+        except UnicodeDecodeError as e:
+            # the first pass found none: the file was changed in between
+            raise EncodingProblem(path=self.path, offset=at,
+                                  message=f"the file changed while it was read (invalid "
+                                  f"{codec.upper()} near here: {e.reason})") from None
+
+    def pieces(self) -> Iterator[str]:
+        """Decoded pieces with every line ending turned into ``"\\n"``."""
+        carry_cr = False
+        for piece in self.raw_pieces():
+            if not piece:
+                continue
+            if carry_cr:
+                piece = "\r" + piece
+            carry_cr = piece.endswith("\r")
+            if carry_cr:
+                piece = piece[:-1]
+            if piece:
+                yield normalise_newlines(piece)
+        if carry_cr:
+            yield "\n"
+
+    def lines(self) -> Iterator[str]:
+        """The lines of the text, each with its ``"\\n"`` (the last one
+        without, when the file has no final newline)."""
+        partial: list[str] = []
+        for piece in self.pieces():
+            segs = piece.split("\n")
+            if len(segs) == 1:
+                partial.append(piece)
+                continue
+            partial.append(segs[0])
+            yield "".join(partial) + "\n"
+            for seg in segs[1:-1]:
+                yield seg + "\n"
+            partial = [segs[-1]] if segs[-1] else []
+        if partial:
+            yield "".join(partial)
+
+    def read(self) -> str:
+        """The whole text (for small files, or when a whole text is needed)."""
+        return "".join(self.pieces())
+
+
+def open_decoded(path: str | os.PathLike[str], chunk_size: int = CHUNK_SIZE) -> DecodedFile:
+    """A :class:`DecodedFile` for ``path`` (raises like :func:`read_text`)."""
+    return DecodedFile(path, chunk_size)
+
+
+def os_reason(e: OSError) -> str:
+    if isinstance(e, FileNotFoundError):
+        return "no such file or directory"
+    if isinstance(e, IsADirectoryError):
+        return "is a directory"
+    if isinstance(e, PermissionError):
+        return "permission denied"
+    if isinstance(e, NotADirectoryError):
+        return "a component of the path is not a directory"
+    return e.strerror or str(e)
+
+
+def _nonblocking_opener(path: str, flags: int) -> int:
+    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+
+
+def _open_for_reading(label: str):
+    """``open(label, "rb")``, except that a FIFO with no writer does not
+    block: it is opened without waiting and then reads as empty."""
+    fh = open(label, "rb", opener=_nonblocking_opener)
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fh.fileno(), True)
+    except OSError:
+        pass
+    return fh
+
+
+def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
+    """Every byte of a file (not standard input); operating-system errors
+    become :class:`gamao_cli.errors.InputError`."""
+    label = os.fspath(path)
+    try:
+        if os.path.isdir(label):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", label)
+        with _open_for_reading(label) as fh:
+            return fh.read()
+    except OSError as e:
+        raise InputError(path=label, message=f"cannot read: {os_reason(e)}") from None
+
+
+def read_file_head(path: str | os.PathLike[str], size: int) -> bytes:
+    """The first ``size`` bytes of a file (raises like :func:`read_file_bytes`)."""
+    label = os.fspath(path)
+    try:
+        if os.path.isdir(label):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", label)
+        with _open_for_reading(label) as fh:
+            return fh.read(size)
+    except OSError as e:
+        raise InputError(path=label, message=f"cannot read: {os_reason(e)}") from None
+
+
+def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """Read and decode a file (``"-"`` reads standard input); return ``(text, encoding)``.
+
+    Operating-system errors become :class:`gamao_cli.errors.InputError`.
+    """
+    if isinstance(path, str) and path == "-":
+        label = "<stdin>"
+        try:
+            data = sys.stdin.buffer.read()
+        except OSError as e:
+            raise InputError(path=label, message=f"cannot read standard input: {os_reason(e)}") from None
+        return decode_bytes(data, label)
+    return decode_bytes(read_file_bytes(path), os.fspath(path))
+
+
+def _current_umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        if n <= 0:  # pragma: no cover - os.write raises rather than returning 0
+            raise OSError(errno.EIO, "write returned no progress")
+        view = view[n:]
+
+
+def _write_stdout(data: str | bytes, encoding: str) -> None:
+    try:
+        if isinstance(data, str):
+            buf = getattr(sys.stdout, "buffer", None)
+            if buf is not None:
+                buf.write(data.encode(encoding))
+                buf.flush()
+            else:
+                sys.stdout.write(data)
+            sys.stdout.flush()
+        else:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+    except UnicodeEncodeError as e:
+        raise OutputError(f"<stdout>: cannot encode {e.object[e.start:e.end]!r} in {encoding}") from None
+    except OSError as e:
+        raise OutputError(f"<stdout>: cannot write: {os_reason(e)}") from None
+
+
+def atomic_write(
+    path: str | os.PathLike[str],
+    data: str | bytes,
+    *,
+    force: bool = False,
+    encoding: str = "utf-8",
+) -> None:
+    """Write ``data`` to ``path`` atomically (``"-"`` writes to standard output).
+
+    The data go to a temporary file in the target's folder, which is flushed,
+    fsynced and then renamed onto the target.  Without ``force`` an existing
+    target is never replaced (:class:`gamao_cli.errors.OutputError`).  On any
+    failure the temporary file is removed, the previous file (if any) is left
+    untouched and ``OutputError`` explains what went wrong.  A replaced file
+    keeps its permission bits; a new one gets the usual ``0o666 & ~umask``.
+    An existing character device or pipe (``/dev/null``, ``/dev/stdout``,
+    ``/dev/full``, a FIFO) is written to directly, never replaced; a block
+    device or socket is refused.
+    A ``str`` is encoded with ``encoding``; newlines are written as given.
+    """
+    if isinstance(path, str) and path == "-":
+        _write_stdout(data, encoding)
+        return
+    if isinstance(data, str):
+        try:
+            payload = data.encode(encoding)
+        except UnicodeEncodeError as e:
+            raise OutputError(
+                f"{os.fspath(path)}: cannot encode {e.object[e.start:e.end]!r} in {encoding}; nothing was written"
+            ) from None
+        except LookupError:
+            raise OutputError(f"{os.fspath(path)}: unknown encoding {encoding!r}; nothing was written") from None
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        payload = bytes(data)
+    else:
+        raise TypeError(f"atomic_write needs str or bytes, not {type(data).__name__}")
+
+    label = os.fspath(path)
+    try:
+        st = os.stat(label)
+    except OSError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        _write_special(label, st, payload)
+        return
+    target = Path(label)
+    if target.is_symlink():  # write through the link, keep the link
+        target = Path(os.path.realpath(target))
+    if target.is_dir():
+        raise OutputError(f"{label}: is a directory")
+    exists = os.path.lexists(target)
+    if exists and not force:
+        raise OutputError(f"{label}: already exists (use --force to overwrite it)")
+    folder = target.parent
+    if not folder.is_dir():
+        if os.path.exists(folder):
+            raise OutputError(f"{label}: {str(folder)!r} is not a folder")
+        raise OutputError(f"{label}: folder {str(folder)!r} does not exist")
+
+    if exists:
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            mode = 0o666 & ~_current_umask()
+    else:
+        mode = 0o666 & ~_current_umask()
+
+    tmp: str | None = None
+    fd = -1
+    step = "create a temporary file"
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        step = "write"
+        _write_all(fd, payload)
+        step = "flush to disk"
+        os.fsync(fd)
+        step = "set permissions"
+        os.fchmod(fd, mode)
+        step = "close"
+        os.close(fd)
+        fd = -1
+        step = "rename the temporary file onto the target"
+        if force:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)  # fails if the target appeared meanwhile
+            except FileExistsError:
+                raise OutputError(f"{label}: already exists (use --force to overwrite it)") from None
+            except OSError as e:
+                if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+                    raise
+                if os.path.lexists(target):
+                    raise OutputError(f"{label}: already exists (use --force to overwrite it)") from None
+                os.replace(tmp, target)
+            else:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+        tmp = None
+    except OutputError:
+        raise
+    except OSError as e:
+        what = "the previous file was left unchanged" if exists else "nothing was written"
+        raise OutputError(f"{label}: cannot {step}: {os_reason(e)}; {what}") from None
+    finally:
+        if fd >= 0:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    _fsync_dir(folder)
+
+
+def _write_special(label: str, st: os.stat_result, payload: bytes) -> None:
+    """Write to an existing character device or pipe (``/dev/null``,
+    ``/dev/stdout``, a FIFO): there is no file to replace, so the data go
+    straight to it (``--force`` is not needed). Anything else that is not a
+    regular file (a block device, a socket) is refused."""
+    mode = st.st_mode
+    if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+        kind = "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) \
+            else "not a regular file"
+        raise OutputError(f"{label}: is {kind}; nothing was written")
+    step = "open"
+    try:
+        # a FIFO nobody reads would block an ordinary open: fail at once instead
+        fd = os.open(label, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        reason = "no process reads this pipe" if e.errno == errno.ENXIO else os_reason(e)
+        raise OutputError(f"{label}: cannot {step}: {reason}; nothing was written") from None
+    try:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        step = "write"
+        _write_all(fd, payload)
+    except OSError as e:
+        raise OutputError(f"{label}: cannot {step}: {os_reason(e)}") from None
+    finally:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make the rename durable (best effort; not all systems allow it)."""
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dfd)
+    except OSError:
+        pass
+    finally:
+        os.close(dfd)

@@ -1,0 +1,1 @@
+"""Drawing positions: :mod:`.text` (the text board of ``gamao position``)."""

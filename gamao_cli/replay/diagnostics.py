@@ -1,0 +1,100 @@
+"""Diagnostics: what the validator (and the readers) report, with stable codes.
+
+Every diagnostic has a code that never changes meaning (like a linter's), a
+category, a severity, a location (file, line, column, game, move number,
+player) and a message a player understands. Illegal plays also carry the
+dice, the play as written and up to five legal plays in the same notation.
+
+The codes and the words of every message are in one table,
+:mod:`gamao_cli.messages`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamao_cli.messages import CODES, ERROR, INFO, WARNING, CodeInfo, render  # noqa: F401
+
+
+@dataclass
+class Diagnostic:
+    """One finding, located as precisely as the record allows."""
+
+    code: str
+    message: str
+    path: str = ""
+    line: int | None = None
+    column: int | None = None
+    game: int | None = None
+    move: int | None = None
+    player: str | None = None
+    dice: str | None = None
+    play: str | None = None
+    legal: list[str] = field(default_factory=list)
+    severity: str = ""
+    category: str = ""
+
+    def __post_init__(self) -> None:
+        info = CODES[self.code]
+        if not self.severity:
+            self.severity = info.severity
+        if not self.category:
+            self.category = info.category
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "code": self.code, "category": self.category, "severity": self.severity,
+            "message": self.message, "path": self.path, "line": self.line,
+            "column": self.column, "game": self.game, "move": self.move,
+            "player": self.player,
+        }
+        if self.dice is not None:
+            d["dice"] = self.dice
+        if self.play is not None:
+            d["play"] = self.play
+        if self.legal:
+            d["legal"] = list(self.legal)
+        return d
+
+    def location(self) -> str:
+        loc = self.path or "<input>"
+        if self.line is not None:
+            loc += f":{self.line}"
+            if self.column is not None:
+                loc += f":{self.column}"
+        return loc
+
+    def format_text(self) -> str:
+        """``path:line:col: CODE severity message`` (one line, like compilers)."""
+        msg = self.message
+        if self.legal:
+            msg += "; legal: " + ", ".join(self.legal)
+        return f"{self.location()}: {self.code} {self.severity} {msg}"
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line or 0, self.column or 0, self.code)
+
+
+class SeverityCounts:
+    """Mixin of the reports that hold a ``diagnostics`` list (a file's, a
+    match's): how many of them are errors, how many warnings.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Report(SeverityCounts):
+    ...     diagnostics: list
+    >>> r = Report([Diagnostic("GM202", "x"), Diagnostic("GM102", "y"), Diagnostic("GM103", "z")])
+    >>> r.errors, r.warnings
+    (1, 1)
+    """
+
+    __slots__ = ()
+    diagnostics: list[Diagnostic]
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == ERROR for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == WARNING for d in self.diagnostics)

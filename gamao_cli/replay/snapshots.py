@@ -1,0 +1,120 @@
+"""Positions of a replayed match: the state before every action, with its
+GNU Backgammon Position ID / Match ID and XGID.
+
+Player numbers are gamao's: 0 is the left column of a match file (gnubg's
+player 0), 1 the right. In an XGID the right player sits at the bottom.
+
+>>> from gamao_cli.formats.mat.reader import read_matches
+>>> text = " 5 point match\\n\\n Game 1\\n A : 0   B : 0\\n  1) 41: 24/23 13/9  53: 24/21 21/16*\\n"
+>>> [match] = read_matches(text)
+>>> snaps = snapshots(match)
+>>> snaps[0].position_id, snaps[0].match_id
+('4HPwATDgc/ABMA', 'MACmAAAAAAAE')
+>>> snaps[1].position_id, snaps[1].match_id
+('4HPhASjgc/ABMA', 'cImuAAAAAAAE')
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gamao_cli import model as m
+from gamao_cli.ids import GAME_NONE, GAME_PLAYING, MatchState, match_id, position_id, xgid
+from gamao_cli.rules import Position
+
+from .replay import MatchReport, Rules, validate_match
+
+_ROLLS = (m.Play, m.Dance, m.UnplayedRoll, m.IllegalPlayMarker)
+
+
+@dataclass
+class Snapshot:
+    """The state before one action."""
+
+    game: int
+    action: m.ActionType
+    position: Position          # seen by the player on roll
+    state: MatchState
+
+    @property
+    def position_id(self) -> str:
+        return position_id(self.position.me, self.position.opp)
+
+    @property
+    def match_id(self) -> str:
+        return match_id(self.state)
+
+    @property
+    def xgid(self) -> str:
+        st = self.state
+        owner = {None: 0, 1: 1, 0: -1}[st.cube_owner]
+        dice: tuple[int, int] | str | None = None
+        if st.double_offered:
+            dice = "D"
+        elif st.dice != (0, 0):
+            dice = st.dice
+        return xgid(self.position.me, self.position.opp, cube=st.cube, cube_owner=owner,
+                    turn=1 if st.on_roll == 1 else -1, dice=dice,
+                    score=(st.score[1], st.score[0]), crawford=st.crawford,
+                    jacoby=st.jacoby, length=st.length)
+
+
+def _cube_log_ok(cube: int) -> int:
+    # a Match ID holds the cube as 4 bits of log2; larger cubes are clamped
+    return cube if cube <= 1 << 15 else 1 << 15
+
+
+def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapshot]:
+    """The state before every action the replay could place, in order.
+
+    ``report``: a report made with ``keep_records=True`` (else one is made)."""
+    if report is None or not any(g.records for g in report.games):
+        report = validate_match(match, keep_records=True)
+    try:
+        rules = Rules.from_match(match)
+    except Exception:
+        return []
+    jacoby = bool(rules.jacoby) if match.length == 0 else False
+    out: list[Snapshot] = []
+    for game, result in zip(match.games, report.games):
+        first_roll = True
+        for r in result.records:
+            if r.position is None or r.turn is None:
+                continue
+            a = r.action
+            on_roll = r.turn
+            turn = on_roll
+            dice = (0, 0)
+            offered = False
+            if isinstance(a, _ROLLS) and 1 <= a.dice[0] <= 6 and 1 <= a.dice[1] <= 6:
+                dice = (max(a.dice), min(a.dice))
+            elif isinstance(a, (m.Take, m.Drop)) or (isinstance(a, m.Double) and a.kind != "double"):
+                turn = a.player
+                offered = True
+            # GNU Backgammon's Match ID says "no game" before the opening
+            # roll is played; gamao writes what gnubg writes.
+            game_state = GAME_NONE if first_roll and isinstance(a, _ROLLS) else GAME_PLAYING
+            if isinstance(a, _ROLLS):
+                first_roll = False
+            try:
+                state = MatchState(cube=_cube_log_ok(r.cube), cube_owner=r.cube_owner,
+                                   on_roll=on_roll, crawford=result.crawford,
+                                   game_state=game_state, turn=turn, double_offered=offered,
+                                   dice=dice, length=min(match.length, (1 << 15) - 1),
+                                   score=tuple(min(s, (1 << 15) - 1) for s in result.score_before),
+                                   jacoby=jacoby)
+            except ValueError:
+                continue
+            out.append(Snapshot(game.number, a, r.position, state))
+    return out
+
+
+def find_snapshot(match: m.Match, game: int, move: int, player: int | None = None) -> Snapshot:
+    """The state before move ``move`` of game ``game`` (the left player's
+    action on that line unless ``player`` says otherwise)."""
+    candidates = [s for s in snapshots(match) if s.game == game and s.action.move_number == move]
+    if player is not None:
+        candidates = [s for s in candidates if s.action.player == player]
+    if not candidates:
+        raise LookupError(f"game {game} has no move {move}" +
+                          ("" if player is None else f" for player {player + 1}"))
+    return candidates[0]

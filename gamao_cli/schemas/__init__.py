@@ -1,0 +1,1 @@
+"""JSON schemas of gamao's documents (a match; a validate report)."""

@@ -1,0 +1,1 @@
+"""Tables of matches: :mod:`.summary` (``gamao summary``)."""
