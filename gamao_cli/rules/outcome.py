@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from .position import Position
+from .variants import start_position  # noqa: F401  (the examples use it)
 
 
 
 def game_over(pos_mover_after: Position) -> bool:
     """True when the mover (``me``) has borne off all their checkers.
 
-    >>> game_over(Position(_layout({0: 15}), _layout({6: 15}))), game_over(start_position())
+    >>> game_over(Position.from_points({0: 15}, {6: 15})), game_over(start_position())
     (True, False)
     """
     return not any(pos_mover_after.me[1:])
@@ -20,8 +21,7 @@ def result_multiplier(winner_view: Position) -> int:
     bar or in the winner's home board). Works for any position, so also for
     resignations.
 
-    >>> loser = _layout({13: 14, 25: 1})
-    >>> result_multiplier(Position(_layout({0: 15}), loser))
+    >>> result_multiplier(Position.from_points({0: 15}, {13: 14, 25: 1}))
     3
     """
     opp = winner_view.opp

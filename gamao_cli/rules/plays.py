@@ -6,6 +6,7 @@ from bisect import insort
 from functools import lru_cache
 
 from .position import Position, Step, _position
+from .variants import start_position  # noqa: F401  (the examples use it)
 
 
 
@@ -237,7 +238,7 @@ def legal_plays(pos: Position, d1: int, d2: int) -> dict[Position, tuple[Step, .
     >>> plays = legal_plays(start_position(), 6, 6)
     >>> len(plays), max(plays.values())
     (11, ((24, 18, False), (24, 18, False), (13, 7, False), (13, 7, False)))
-    >>> closed = Position(_layout({25: 1, 6: 14}), _layout({k: 2 for k in range(1, 7)} | {13: 3}))
+    >>> closed = Position.from_points({25: 1, 6: 14}, {k: 2 for k in range(1, 7)} | {13: 3})
     >>> legal_plays(closed, 6, 5) == {closed: ()}
     True
     """
@@ -312,7 +313,7 @@ def die_playable(pos: Position, die: int) -> bool:
     """Whether one checker can be moved by ``die`` now: a roll can be played
     at all (``max_dice_playable(pos, d1, d2) > 0``) when either die can.
 
-    >>> closed = Position(_layout({25: 1, 6: 14}), _layout({k: 2 for k in range(1, 7)} | {13: 3}))
+    >>> closed = Position.from_points({25: 1, 6: 14}, {k: 2 for k in range(1, 7)} | {13: 3})
     >>> die_playable(closed, 6), die_playable(start_position(), 6)
     (False, True)
     """

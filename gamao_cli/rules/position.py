@@ -36,6 +36,15 @@ class Position:
     me: tuple[int, ...]
     opp: tuple[int, ...]
 
+    @classmethod
+    def from_points(cls, me: Mapping[int, int], opp: Mapping[int, int]) -> Position:
+        """A position from ``{point: checkers}`` of each side (in its own numbering).
+
+        >>> Position.from_points({6: 2, 25: 1}, {1: 3}).me[25]
+        1
+        """
+        return cls(_layout(me), _layout(opp))
+
     def swapped(self) -> Position:
         """The same position seen by the other player (who is then on roll)."""
         return _position(self.opp, self.me)

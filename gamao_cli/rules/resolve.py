@@ -6,6 +6,7 @@ from typing import Sequence
 
 from .plays import _legal_plays_cached, die_playable, max_dice_playable
 from .position import Position, Step, _new_object, _position
+from .variants import start_position  # noqa: F401  (the examples use it)
 
 
 
@@ -501,10 +502,10 @@ def play_is_legal(pos: Position, d1: int, d2: int, resolution: Resolution) -> bo
     uses every die is legal; one that uses fewer is legal when its result is
     one of :func:`legal_plays` (which also settles the higher-die rule).
 
-    >>> pos = Position(_layout({6: 1}), _layout({1: 1}))
+    >>> pos = Position.from_points({6: 1}, {1: 1})
     >>> play_is_legal(pos, 6, 5, resolve_play(pos, [(6, 0)], 6, 5))  # as 6/1/off
     True
-    >>> pos = Position(_layout({6: 1, 5: 1}), _layout({1: 1}))
+    >>> pos = Position.from_points({6: 1, 5: 1}, {1: 1})
     >>> play_is_legal(pos, 4, 3, resolve_play(pos, [(6, 3)], 4, 3))
     False
     """

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .position import Position
+from .variants import start_position  # noqa: F401  (the examples use it)
 
 
 
