@@ -71,3 +71,7 @@ class OutputError(GamaoError):
 
 class UnknownVariant(GamaoError):
     """A record names a variant (``Variation`` tag / SGF ``RU``) gamao does not know."""
+
+
+class DamagedFile(InputError):
+    """A binary record whose bytes are damaged (bad checksum, cut short, impossible values)."""

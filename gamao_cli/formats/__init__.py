@@ -1,0 +1,1 @@
+"""Readers of binary match formats."""

@@ -1,0 +1,1 @@
+"""eXtreme Gammon binary files (.xg matches, .xgp positions)."""
