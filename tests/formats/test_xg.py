@@ -388,3 +388,34 @@ def test_a_container_without_a_game_stream():
     with pytest.raises(NotAMatchFile) as info:
         read_xg(build_xg({"temp.xgi": b"x" * 10}))
     assert "no temp.xg" in info.value.message
+
+
+def _edited_charlot(edit) -> bytes:
+    streams = charlot_streams()
+    stream = bytearray(streams["temp.xg"])
+    edit(stream)
+    streams["temp.xg"] = bytes(stream)
+    return build_xg(streams)
+
+
+def test_an_unlimited_session_is_a_money_match():
+    def money(stream):
+        struct.pack_into("<i", stream, 92, rec.UNLIMITED)
+        stream[101:103] = b"\x01\x01"          # Jacoby, beaver
+
+    match = read_xg(_edited_charlot(money))[0]
+    tags = {t.name: t.value for t in match.tags}
+    assert match.length == 0 and match.is_money
+    assert (tags["Jacoby"], tags["Beaver"]) == ("On", "On") and "Crawford" not in tags
+    assert not any(w.match for g in match.games for w in g.wins())
+
+
+def test_a_beaver_and_its_answer():
+    def beaver(stream):
+        at = 38 * rec.RECORD_SIZE              # charlot2 doubles, charlot1 takes
+        assert struct.unpack_from("<iii", stream, at + 12) == (-1, 1, 1)
+        struct.pack_into("<ii", stream, at + 20, 2, 1)   # beaver, taken
+
+    game = read_xg(_edited_charlot(beaver))[0].games[0]
+    i = next(k for k, a in enumerate(game.actions) if isinstance(a, m.Double))
+    assert game.actions[i:i + 3] == [m.Double(1, 2), m.Double(0, 4, "beaver"), m.Take(1)]

@@ -89,8 +89,9 @@ class _Located:
     def __call__(self, exc: r.RecordError, stream: str = GAME_STREAM) -> DamagedFile:
         entry = self.box.entry(stream)
         where = entry.offset if entry is not None else 0
-        return DamagedFile(self.path, f"{stream}, byte {exc.offset} of its {len(self.box.streams.get(stream, b''))} "
-                           f"decompressed bytes: {exc}", offset=where)
+        size = len(self.box.streams.get(stream, b""))
+        return DamagedFile(self.path, f"{stream}, byte {exc.offset} of its {size} decompressed "
+                           f"bytes: {exc}", offset=where)
 
 
 def _open(data: bytes, path: str) -> tuple[Container, list[r.Record], _Located]:
@@ -284,7 +285,7 @@ def _view(raw: r.Raw, xg_player: int, checkers: int, rec: r.Record, located: _Lo
                                     rec.offset)) from None
 
 
-def _cube_actions(rec: r.CubeAction, h: r.MatchHeader, checkers: int, located: _Located,
+def _cube_actions(rec: r.CubeAction, checkers: int, located: _Located,
                   auto: int) -> list[StatedPosition]:
     if rec.double != 1:
         return []
@@ -401,14 +402,15 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
                 raise located(r.RecordError(f"record {rec.index} ({type(rec).__name__}) stands "
                                             "outside any game", rec.offset))
             if isinstance(rec, r.CubeAction):
-                new = _cube_actions(rec, header, checkers, located, build.header.auto_doubles)
+                new = _cube_actions(rec, checkers, located, build.header.auto_doubles)
             else:
                 new = [_move_action(rec, checkers, located)]
             build.stated.extend(new)
             text = comment(rec.comment)
             if text and new:
                 who = header.player1 if rec.player == 1 else header.player2
-                build.game.comments.append(f"move {_move_number_of(build, len(new))}, {who}: {text}")
+                number = _move_number_of(build, len(new))
+                build.game.comments.append(f"move {number}, {who}: {text}")
         elif isinstance(rec, r.GameEnd):
             if build is None:
                 raise located(r.RecordError(f"game end record {rec.index} ends no game",
