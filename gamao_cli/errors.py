@@ -76,3 +76,7 @@ class UnknownVariant(GamaoError):
         self.name = name
         self.known = known
         super().__init__(f"unknown variant {name!r} (known: {', '.join(known)})")
+
+
+class DamagedFile(InputError):
+    """A binary record whose bytes are damaged (bad checksum, cut short, impossible values)."""

@@ -44,6 +44,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM003", "syntax", ERROR, "the file's bytes are in no known text encoding"),
     _c("GM004", "syntax", ERROR, "the file cannot be read"),
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
+    _c("GM006", "syntax", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -51,6 +52,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM104", "notation", WARNING, "game numbers out of sequence"),
     _c("GM105", "notation", WARNING, "a cell in the wrong player's column"),
     _c("GM106", "notation", WARNING, "the Losses cell disagrees with the result"),
+    _c("GM107", "notation", ERROR, "the position the record states differs from the replay's"),
+    _c("GM108", "notation", WARNING, "a play the record's own program marks invalid"),
     # checker play
     _c("GM201", "play", ERROR, "the opening roll is a double"),
     _c("GM202", "play", ERROR, "a step of a distance no die shows"),
@@ -122,6 +125,10 @@ MESSAGES: dict[str, str] = {
     "GM501.colon+rating": _NAME + _NAME_COLON + " and " + _NAME_RATING,
     "GM502": "Backgammon Galaxy's \"Losses N point\" cells are kept; GNU Backgammon does "
              "not read them",
+    # what a record states besides its cells (eXtreme Gammon)
+    "GM107": "{cell}: the record states the position {stated} before this action, but the "
+             "replay reaches {replayed}",
+    "GM108": "{cell}: eXtreme Gammon marks this play invalid",
     # SGF (the writer's notes start with where they are: a match, a game)
     "where.match": "match {match}: ",
     "where.game": "game {game}: ",
@@ -170,6 +177,9 @@ MESSAGES: dict[str, str] = {
     "GM504.step": "{where}{cell}: the step {step} has no SGF spelling and is left out (the play "
                   "as written is kept only in gamao's private property XS)",
     "GM504.cell": "{where}{cell}: SGF cannot hold it; left out",
+    "GM504.analysis": "{where}the analysis of {n} action(s) (an engine's figures, from eXtreme "
+                      "Gammon) is not carried: {format} has no place for it (--to json keeps "
+                      "it)",
     "GM505.game-zero": "{where}SGF numbers games from 1 (MI[game:0]): it reads back as game 1",
     "GM505.first-game": "{where}its first game is numbered {number}: read back, it may join the "
                         "match before it",

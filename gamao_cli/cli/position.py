@@ -48,9 +48,16 @@ def position(file: str | None, game: int, move: int, player: str | None,
     if not file:
         fail_usage("give a match FILE or --id")
     try:
-        matches = formats.read_path(file)
+        source = formats.open_source(file)
+        if formats.detect(source.head()).name == "xg" and _is_position_file(source):
+            _print_position_file(file, source)
+            return
+        matches = list(formats.read_source(source))
     except InputError as exc:
         click.echo(input_error_diagnostic(exc).format_text(), err=True)
+        sys.exit(exit_codes.USAGE)
+    if not matches:
+        click.echo(f"gamao: {file}: holds no match", err=True)
         sys.exit(exit_codes.USAGE)
     side = None if player is None else (0 if player == "left" else 1)
     match = matches[0]
@@ -64,3 +71,24 @@ def position(file: str | None, game: int, move: int, player: str | None,
     click.echo(f"{file}: game {game}, move {move}: {who} to act ({snap.action.text()})")
     click.echo(snapshot_board(snap, names))
     click.echo(f"XGID={snap.xgid.split('=', 1)[1]}")
+
+
+def _is_position_file(source) -> bool:
+    from gamao_cli.formats.xg.reader import is_position_file, read_xg_records
+    return is_position_file(*read_xg_records(source.read_bytes(), source.label))
+
+
+def _print_position_file(file: str, source) -> None:
+    """An eXtreme Gammon position file (.xgp): its board and IDs."""
+    from gamao_cli.formats.xg import read_position
+    from gamao_cli.ids.xgid import xgid_of_state
+    from gamao_cli.render.text import draw_board
+
+    pos = read_position(source.read_bytes(), source.label)
+    names = tuple(n or f"player {i + 1}" for i, n in enumerate(pos.names))
+    what = (f"{names[pos.player]} to roll or double" if pos.decision == "cube"
+            else f"{names[pos.player]} to play {pos.dice[0]}{pos.dice[1]}")
+    state = pos.match_state()
+    click.echo(f"{file}: position: {what}")
+    click.echo(draw_board(pos.me, pos.opp, state, names=names))
+    click.echo(f"XGID={xgid_of_state(pos.me, pos.opp, state).split('=', 1)[1]}")

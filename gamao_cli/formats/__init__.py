@@ -13,7 +13,7 @@ Adding a format is adding its folder (a class implementing
 :class:`~gamao_cli.formats.base.Format`) and one line below.
 
 >>> [f.name for f in FORMATS.values()]
-['sgf', 'json', 'mat']
+['xg', 'sgf', 'json', 'mat']
 >>> detect(b"(;GM[6]").name, detect(b"{").name, detect(b" 1 point match").name
 ('sgf', 'json', 'mat')
 >>> [m.length for m in parse_text(" 3 point match\\n", "x.mat")]
@@ -37,6 +37,7 @@ __all__ = [
 
 #: module:class of every format, in detection order (the match file last).
 _REGISTRY = (
+    "gamao_cli.formats.xg:XgFormat",
     "gamao_cli.formats.sgf:SgfFormat",
     "gamao_cli.formats.json:JsonFormat",
     "gamao_cli.formats.mat:MatFormat",
@@ -73,7 +74,7 @@ def file_endings() -> tuple[str, ...]:
     format that folders hold as match records.
 
     >>> file_endings()
-    ('.sgf', '.mat', '.txt')
+    ('.xg', '.xgp', '.sgf', '.mat', '.txt')
     """
     out: list[str] = []
     for f in readable():

@@ -172,6 +172,17 @@ class WriteResult:
         return [n.message for n in self.notes]
 
 
+def analysis_note(matches: Sequence[Match], fmt: str) -> Note | None:
+    """The note a writer gives when its format cannot carry the analysis
+    some actions hold (eXtreme Gammon's figures), so it is never lost
+    silently; None when no action holds any."""
+    n = sum(1 for match in matches for g in match.games for a in g.actions
+            if a.analysis is not None)
+    if not n:
+        return None
+    return Note("GM504", {"where": "", "n": n, "format": fmt}, key="GM504.analysis")
+
+
 class Format(Protocol):
     """The interface of one format (one sub-package of :mod:`gamao_cli.formats`)."""
 

@@ -37,7 +37,7 @@ from typing import Sequence
 from .gnubg import (GAME_PLAYING, Board, MatchState, _check_board, match_id,
                     position_id)
 
-__all__ = ["XgidState", "xgid", "parse_xgid"]
+__all__ = ["XgidState", "xgid", "parse_xgid", "xgid_of_state"]
 
 _XG_DECISIONS = ("D", "B", "R")
 
@@ -327,3 +327,25 @@ def parse_xgid(s: str, checkers: int = 15) -> XgidState:
         length=length,
         max_cube=max_cube,
     )
+
+
+def xgid_of_state(me: Sequence[int], opp: Sequence[int], state: MatchState) -> str:
+    """The XGID of a position and its match state in gamao's numbering
+    (players 0 and 1 as GNU Backgammon numbers them): player 1 sits at the
+    bottom, as in GNU Backgammon's and BGBlitz's XGIDs; a pending double is
+    ``D``.
+
+    >>> start = (0,) * 6 + (5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
+    >>> xgid_of_state(start, start, MatchState(length=5, dice=(3, 1), on_roll=1, turn=1))
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:5:10'
+    """
+    owner = {None: 0, 1: 1, 0: -1}[state.cube_owner]
+    dice: tuple[int, int] | str | None = None
+    if state.double_offered:
+        dice = "D"
+    elif state.dice != (0, 0):
+        dice = state.dice
+    return xgid(me, opp, cube=state.cube, cube_owner=owner,
+                turn=1 if state.on_roll == 1 else -1, dice=dice,
+                score=(state.score[1], state.score[0]), crawford=state.crawford,
+                jacoby=state.jacoby, length=state.length)

@@ -17,7 +17,9 @@ finds.
 >>> format_steps(((25, 22, True), (3, 0, False)), bar="25", off="0")
 '25/22* 3/0'
 >>> move_numbers([(0, False), (1, False), (0, False), (1, True)])
-[1, 1, 2, None]
+[1, 1, 2, 2]
+>>> move_numbers([(0, False), (1, False), (0, True)])
+[1, 1, None]
 """
 from __future__ import annotations
 
@@ -188,16 +190,18 @@ def format_steps(steps: Sequence[DieStep], *, bar: str = "bar", off: str = "off"
 
 def move_numbers(cells: Iterable[tuple[int, bool]]) -> list[int | None]:
     """The move-line number of each of a game's cells, given as ``(player,
-    closes)`` (``closes``: a ``Wins`` cell, which ends the line it stands on
-    and has no number of its own): a left-player cell opens a new line; a
-    right-player cell joins the open line unless that line already has a
-    right cell or has no left one."""
+    closes)`` (``closes``: a ``Wins`` cell, which ends the line it stands
+    on): a left-player cell opens a new line; a right-player cell joins the
+    open line unless that line already has a right cell or has no left one.
+    A closing cell of the right player joins the open line the same way
+    (``7)  Drops       Wins 1 point``); any other stands on a line of its
+    own, with no number (None)."""
     out: list[int | None] = []
     number = 0
     has_left = has_right = False
     for player, closes in cells:
         if closes:
-            out.append(None)
+            out.append(number if player == 1 and has_left and not has_right else None)
             has_left = has_right = False
             continue
         if player == 0:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Any, Mapping, Union
 
 from .notation import point_text, step_shapes
 
@@ -118,12 +118,24 @@ def parse_steps(text: str, line: int = 0, column: int = 0) -> tuple[Step, ...]:
 
 @dataclass(slots=True)
 class Action:
-    """Base of everything that can stand in a cell. ``player``: 0 left, 1 right."""
+    """Base of everything that can stand in a cell. ``player``: 0 left, 1 right.
+
+    Besides what a cell says, a record may state two things about an action
+    (eXtreme Gammon's files do): ``stated``, the position before it as
+    ``(me, opp)`` seen by ``player`` (26 counts a side), which the replay
+    checks against its own; and ``analysis``, an engine's figures for it (a
+    JSON-ready dict, see :mod:`gamao_cli.formats.xg`). Neither takes part in
+    equality.
+    """
 
     player: int
     line: int = field(default=0, compare=False, kw_only=True)
     column: int = field(default=0, compare=False, kw_only=True)
     move_number: int | None = field(default=None, compare=False, kw_only=True)
+    stated: tuple[tuple[int, ...], tuple[int, ...]] | None = field(
+        default=None, compare=False, kw_only=True, repr=False)
+    analysis: Mapping[str, Any] | None = field(default=None, compare=False, kw_only=True,
+                                               repr=False)
 
 
 def dice_text(dice: tuple[int, int]) -> str:
@@ -149,11 +161,14 @@ class Play(Action):
 
     def __init__(self, player: int, dice: tuple[int, int], moves: tuple[Step, ...], *,
                  line: int = 0, column: int = 0, move_number: int | None = None,
-                 shape: tuple | None = None):
+                 shape: tuple | None = None, stated: tuple | None = None,
+                 analysis: Mapping[str, Any] | None = None):
         self.player = player
         self.line = line
         self.column = column
         self.move_number = move_number
+        self.stated = stated
+        self.analysis = analysis
         self.dice = dice
         self._moves = moves
         # (movements, hit-marked points), derived from ``moves``; readers that
@@ -173,6 +188,8 @@ class Play(Action):
         p.line = line
         p.column = column
         p.move_number = move_number
+        p.stated = None
+        p.analysis = None
         p.dice = dice
         p._moves = None
         p.shape = None

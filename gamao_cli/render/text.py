@@ -137,7 +137,7 @@ def snapshot_board(snap: Snapshot, names: tuple[str, str]) -> str:
     return draw_board(snap.position.me, snap.position.opp, snap.state, names=names)
 
 
-def board_from_id(text: str) -> str:
+def board_from_id(text: str, names: tuple[str, str] = ("X", "O")) -> str:
     """An ASCII board for an XGID or a ``PositionID:MatchID`` pair (or a lone
     Position ID), with the state the ID gives.
 
@@ -147,10 +147,10 @@ def board_from_id(text: str) -> str:
     text = text.strip()
     if text.upper().startswith("XGID=") or text.count(":") >= 8:
         st = parse_xgid(text)
-        return (draw_board(st.me, st.opp, st.match_state())
+        return (draw_board(st.me, st.opp, st.match_state(), names=names)
                 + f"\nXGID={st.to_xgid().split('=', 1)[1]}")
     pos_text, _, mid = text.partition(":")
     me, opp = decode_position_id(pos_text)
     if mid:
-        return draw_board(me, opp, decode_match_id(mid))
-    return draw_board(me, opp)
+        return draw_board(me, opp, decode_match_id(mid), names=names)
+    return draw_board(me, opp, names=names)

@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from gamao_cli.errors import EncodingProblem, InputError, NotAMatchFile, SyntaxProblem
+from gamao_cli.errors import DamagedFile, EncodingProblem, InputError, NotAMatchFile, SyntaxProblem
 from gamao_cli.formats import iter_path
 
 from .diagnostics import Diagnostic, SeverityCounts
@@ -80,6 +80,8 @@ def input_error_diagnostic(exc: InputError) -> Diagnostic:
         code = "GM002"
     elif isinstance(exc, EncodingProblem):
         code = "GM003"
+    elif isinstance(exc, DamagedFile):
+        code = "GM006"
     elif isinstance(exc, SyntaxProblem):
         code = "GM001"
     else:

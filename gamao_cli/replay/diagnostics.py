@@ -33,6 +33,8 @@ class Diagnostic:
     legal: list[str] = field(default_factory=list)
     severity: str = ""
     category: str = ""
+    key: str | None = None        # the message's key in gamao_cli.messages (CODE or CODE.variant)
+    fields: dict[str, Any] | None = None   # the parameters of the message
 
     def __post_init__(self) -> None:
         info = CODES[self.code]

@@ -32,6 +32,7 @@ from gamao_cli.rules import Position
 
 from .diagnostics import Diagnostic, SeverityCounts
 from .record_rules import Rules
+from .stated import has_stated, stated_diagnostics
 
 MAX_ALTERNATIVES = 5
 
@@ -726,8 +727,20 @@ def _marks_hits(match: m.Match) -> bool:
 
 
 def validate_match(match: m.Match, *, keep_records: bool = False) -> MatchReport:
-    """Replay a match and return its report (diagnostics, results, final score)."""
-    return _MatchValidator(match, keep_records).run()
+    """Replay a match and return its report (diagnostics, results, final score).
+
+    A record that states the position before its actions (eXtreme Gammon's)
+    has them checked against the replay (:mod:`.stated`)."""
+    stated = has_stated(match)
+    validator = _MatchValidator(match, keep_records or stated)
+    report = validator.run()
+    if stated:
+        report.diagnostics.extend(stated_diagnostics(match, report, validator.name))
+        report.diagnostics.sort(key=Diagnostic.sort_key)
+        if not keep_records:
+            for result in report.games:
+                result.records = []
+    return report
 
 
 class Replays:

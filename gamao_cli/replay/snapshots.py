@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gamao_cli import model as m
-from gamao_cli.ids import GAME_NONE, GAME_PLAYING, MatchState, match_id, position_id, xgid
+from gamao_cli.ids import GAME_NONE, GAME_PLAYING, MatchState, match_id, position_id
+from gamao_cli.ids.xgid import xgid_of_state
 from gamao_cli.rules import Position
 
 from .replay import MatchReport, Rules, validate_match
@@ -45,17 +46,7 @@ class Snapshot:
 
     @property
     def xgid(self) -> str:
-        st = self.state
-        owner = {None: 0, 1: 1, 0: -1}[st.cube_owner]
-        dice: tuple[int, int] | str | None = None
-        if st.double_offered:
-            dice = "D"
-        elif st.dice != (0, 0):
-            dice = st.dice
-        return xgid(self.position.me, self.position.opp, cube=st.cube, cube_owner=owner,
-                    turn=1 if st.on_roll == 1 else -1, dice=dice,
-                    score=(st.score[1], st.score[0]), crawford=st.crawford,
-                    jacoby=st.jacoby, length=st.length)
+        return xgid_of_state(self.position.me, self.position.opp, self.state)
 
 
 def _cube_log_ok(cube: int) -> int:

@@ -55,6 +55,8 @@ def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
         d["points"] = a.points
         if isinstance(a, m.Win):
             d["match"] = a.match
+    if a.analysis is not None:
+        d["analysis"] = dict(a.analysis)
     if record is not None:
         if record.steps is not None and isinstance(a, m.Play):
             d["steps"] = [{"from": s, "to": t, "hit": h} for s, t, h in record.steps]
@@ -208,6 +210,14 @@ def _bad(path: str, message: str) -> SyntaxProblem:
 
 
 def _action_from_json(d: dict[str, Any], path: str) -> m.ActionType:
+    action = _action_fields_from_json(d, path)
+    analysis = d.get("analysis")
+    if isinstance(analysis, dict):
+        action.analysis = analysis
+    return action
+
+
+def _action_fields_from_json(d: dict[str, Any], path: str) -> m.ActionType:
     cls = _CLASSES.get(d.get("type"))
     if cls is None:
         raise _bad(path, f"unknown action type {d.get('type')!r}")

@@ -29,7 +29,7 @@ from gamao_cli import model as m
 from gamao_cli.model.notation import format_steps, move_numbers
 from gamao_cli.replay.replay import MatchReport, Replays
 
-from ..base import Note, WriteResult
+from ..base import Note, WriteResult, analysis_note
 
 LEFT_CELL_WIDTH = 27
 WIN_INDENT = (6, 34)
@@ -129,8 +129,8 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
 
     for action, n in zip(game.actions, numbers):
         text = cell_text(action)
-        if n is None:  # a Wins cell: on the open line's right, or a line of its own
-            if action.player == m.RIGHT and left is not None and right is None:
+        if isinstance(action, m.Win):  # on the open line's right, or a line of its own
+            if n is not None:
                 right = text          # "  7)  Drops                       Wins 1 point"
                 flush()
             else:
@@ -236,4 +236,7 @@ def write_canonical(matches: Sequence[m.Match], replays: Replays | None = None) 
         if any(isinstance(a, m.Loss) for g in match.games for a in g.actions):
             result.note(Note("GM502"))
     result.text = "\n".join(parts)
+    dropped = analysis_note(matches, "a match file")
+    if dropped is not None:
+        result.note(dropped)
     return result

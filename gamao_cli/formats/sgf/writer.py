@@ -59,7 +59,7 @@ from typing import Any, Sequence
 from gamao_cli import __version__
 from gamao_cli import model as m
 from gamao_cli.errors import UnknownVariant
-from gamao_cli.formats.base import Note, WriteResult
+from gamao_cli.formats.base import Note, WriteResult, analysis_note
 from gamao_cli.messages import Msg
 from gamao_cli.model.notation import move_numbers as _move_numbers
 from gamao_cli.replay.replay import RESIGN, TIME, GameResult, Replays, Rules
@@ -134,7 +134,8 @@ def _has_tab(match: m.Match) -> bool:
 def move_numbers(actions: list[m.ActionType]) -> list[int | None]:
     """The move number of each action in the match-file layout (None for
     ``Wins`` cells, which close the line they stand on)."""
-    return _move_numbers((a.player, isinstance(a, m.Win)) for a in actions)
+    numbers = _move_numbers((a.player, isinstance(a, m.Win)) for a in actions)
+    return [None if isinstance(a, m.Win) else n for a, n in zip(actions, numbers)]
 
 
 class _MatchWriter:
@@ -460,4 +461,7 @@ def write_sgf(matches: Sequence[m.Match], replays: Replays | None = None) -> Wri
             conv.note(Note("GM505", {"where": w.where(), "number": match.games[0].number},
                            key="GM505.first-game"))
     conv.text = "".join(parts)
+    dropped = analysis_note(matches, "gamao's SGF")
+    if dropped is not None:
+        conv.note(dropped)
     return conv

@@ -1,0 +1,182 @@
+"""eXtreme Gammon's binary files: ``.xg`` matches and ``.xgp`` positions.
+
+:mod:`.container` reads the file (its header and the archive of
+zlib-compressed streams), :mod:`.records` the fixed-size records of the
+game stream, :mod:`.reader` maps them to the match model; ``FORMAT.md`` in
+this folder describes the layout as it was checked on real files.
+
+Reading a match also gives every action what the file states of it: the
+position before it (``action.stated``, which the replay checks against its
+own) and XG's analysis (``action.analysis``: see :func:`analysis_of`), which
+the JSON writer keeps. A position file (``.xgp``) holds no match: ``gamao
+position`` draws it (:func:`read_position`).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
+
+from gamao_cli.model.notation import BoundedCache, format_steps
+
+from ..base import Capabilities, Source, WriteResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gamao_cli.model import Match
+    from gamao_cli.replay.replay import Replays
+
+    from .reader import XgPosition
+
+MAGIC = b"RGMH"
+
+
+class XgFormat:
+    name = "xg"
+    title = "eXtreme Gammon (.xg, .xgp)"
+    extensions = (".xg", ".xgp")
+    capabilities = Capabilities(read=True, write=False, binary=True)
+    scanned = True
+
+    def sniff(self, head: bytes) -> bool:
+        return head[:4] == MAGIC
+
+    def read(self, source: Source) -> Iterator[Match]:
+        from .reader import is_position_file, matches_of, open_records
+        box, recs, located = open_records(source.read_bytes(), source.label)
+        if is_position_file(box, recs):
+            return iter(())   # a position, not a match: `gamao position` draws it
+        matches = []
+        for match, games in matches_of(box, recs, located, source.label):
+            for stated_actions in games:
+                for s in stated_actions:
+                    if s.me is not None:
+                        s.action.stated = (s.me, s.opp)
+                    if s.record is not None and _has_analysis(s.action, s.record):
+                        s.action.analysis = Analysis(s.action, s.record)
+            matches.append(match)
+        return iter(matches)
+
+    def read_text(self, text: str, label: str = "") -> list[Match]:
+        raise TypeError("eXtreme Gammon files are bytes, not text")
+
+    def write(self, matches: Sequence[Match], replays: Replays | None = None) -> WriteResult:
+        raise ValueError("gamao does not write eXtreme Gammon files")
+
+    def __repr__(self) -> str:
+        return f"<format {self.name}>"
+
+
+def read_position(data: bytes, label: str = "") -> XgPosition:
+    """The position of an ``.xgp`` file (raises ``InputError`` for anything else)."""
+    from .reader import read_xgp
+    return read_xgp(data, label)
+
+
+# -- analysis ---------------------------------------------------------------
+
+_NOT_ANALYSED = -1000.0
+
+
+def _figure(value: float) -> float | None:
+    """An XG figure, ``None`` for XG's 'not analysed' (-1000)."""
+    return None if value <= _NOT_ANALYSED + 0.5 else round(float(value), 6)
+
+
+_PLAY_TEXTS: BoundedCache[tuple, str] = BoundedCache(16384)
+
+
+def _play_text(steps: tuple[tuple[int, int], ...]) -> str:
+    """A candidate play in die-step notation (the same plays recur across a match)."""
+    text = _PLAY_TEXTS.get(steps)
+    if text is None:
+        text = _PLAY_TEXTS.put(steps, format_steps([(s, d, False) for s, d in steps]))
+    return text
+
+
+def _evaluation(e: Any) -> dict[str, float]:
+    return {"win": round(e.win, 6), "gammon": round(e.gammon, 6),
+            "backgammon": round(e.backgammon, 6), "opp_win": round(e.opp_win, 6),
+            "opp_gammon": round(e.opp_gammon, 6), "opp_backgammon": round(e.opp_backgammon, 6),
+            "equity": round(e.equity, 6)}
+
+
+def _has_analysis(action: Any, record: Any) -> bool:
+    from gamao_cli import model as m
+
+    from . import records as r
+    return (isinstance(record, r.CheckerMove) and isinstance(action, (m.Play, m.Dance,
+                                                                      m.UnplayedRoll))) or \
+        (isinstance(record, r.CubeAction) and isinstance(action, (m.Double, m.Take, m.Drop)))
+
+
+class Analysis(Mapping):
+    """XG's analysis of one action (:func:`analysis_of`), read from its
+    record when first looked at: checking a match needs none of it, writing
+    its JSON all of it. A read-only mapping; ``dict(analysis)`` is the plain
+    dict."""
+
+    __slots__ = ("_source", "_data")
+
+    def __init__(self, action: Any, record: Any):
+        self._source: tuple | None = (action, record)
+        self._data: dict | None = None
+
+    def _dict(self) -> dict:
+        if self._data is None:
+            self._data = analysis_of(*self._source) or {}
+            self._source = None
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self):
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __repr__(self) -> str:
+        return f"Analysis({self._dict()!r})"
+
+
+def analysis_of(action: Any, record: Any) -> dict | None:
+    """XG's analysis of one action as a JSON-ready dict (None when XG has
+    none for it). Plays: ``error`` (the size of the mistake, 0 for the best
+    play; None when not analysed), ``luck``, ``equity_before``, ``level``
+    (XG's analysis level), ``choice`` (the index of XG's choice in
+    ``candidates``), ``candidates`` (the engine's list, best first: each
+    ``play`` in die-step notation and its seven figures), ``flagged``,
+    ``invalid`` (XG's own mark: 0 fine, 1 error, 2 invalid). Cube actions:
+    the errors of the double and of the answers, and the cubeful equities
+    of no double, double/take and double/pass with their 7-figure
+    evaluations."""
+    from gamao_cli import model as m
+
+    from . import records as r
+    if isinstance(record, r.CheckerMove) and isinstance(action, (m.Play, m.Dance,
+                                                                 m.UnplayedRoll)):
+        out: dict[str, Any] = {"source": "eXtreme Gammon", "error": _figure(record.error),
+                               "luck": _figure(record.luck),
+                               "equity_before": _figure(record.initial_equity),
+                               "level": record.analysis_level, "flagged": record.flagged,
+                               "invalid": record.invalid}
+        if record.candidates:
+            out["choice"] = record.choice
+            out["candidates"] = [{"play": _play_text(c.steps), "level": c.level,
+                                  **_evaluation(c.evaluation)} for c in record.candidates]
+        return out
+    if isinstance(record, r.CubeAction) and isinstance(action, (m.Double, m.Take, m.Drop)):
+        out = {"source": "eXtreme Gammon", "error_double": _figure(record.error_double),
+               "error_take": _figure(record.error_take),
+               "error_beaver": _figure(record.error_beaver),
+               "error_raccoon": _figure(record.error_raccoon), "flagged": record.flagged}
+        a = record.analysis
+        if a is not None:
+            out.update({"level": a.level,
+                        "equity_no_double": round(a.equity_no_double, 6),
+                        "equity_double_take": round(a.equity_double_take, 6),
+                        "equity_double_pass": round(a.equity_double_pass, 6),
+                        "no_double": _evaluation(a.no_double),
+                        "double": _evaluation(a.double)})
+        return out
+    return None

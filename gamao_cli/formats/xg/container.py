@@ -1,0 +1,276 @@
+"""The outer layer of an eXtreme Gammon file: header, archive, streams.
+
+An ``.xg`` (match) or ``.xgp`` (position) file is, in file order (all
+integers little-endian; layout verified on the samples, see FORMAT.md):
+
+1. a *RichGameFormat* header of ``header_size`` bytes (8232 in every file
+   seen): the magic ``RGMH``, a version (1), the header size, a thumbnail
+   offset and size, a GUID and four UTF-16 strings (game name, save name,
+   level name, comments) of 1024 code units each;
+2. a JPEG thumbnail of ``thumbnail_size`` bytes (may be absent);
+3. the archive data: each archived file, zlib-compressed (or stored);
+4. the archive's registry (one 532-byte entry per file, itself usually
+   zlib-compressed);
+5. a 36-byte archive record, the last bytes of the file: CRC-32 of items 3
+   and 4, the file count, a version, the registry's and the data's sizes
+   and whether the registry is compressed.
+
+Each registry entry names a file (``temp.xg``, ``temp.xgi``, ``temp.xgr``,
+``temp.xgc``), gives its sizes, where it starts in the archive data and the
+CRC-32 of its uncompressed bytes. :func:`read_container` checks both CRCs,
+every size against the bytes there are, and decompresses each stream no
+further than its stated size. Whatever the bytes, it returns a
+:class:`Container` or raises :class:`~gamao_cli.errors.NotAMatchFile` (not an
+XG file at all) or :class:`~gamao_cli.errors.DamagedFile` (an XG file whose
+bytes are damaged), always with ``offset`` set to a byte offset in the file.
+
+>>> read_container(b"PK\\x03\\x04" + bytes(60))
+Traceback (most recent call last):
+...
+gamao_cli.errors.NotAMatchFile: <input>: byte 0: not an eXtreme Gammon file: the first 4 bytes are 50 4b 03 04 ('PK\\x03\\x04') (expected 'RGMH')
+"""
+from __future__ import annotations
+
+import struct
+import uuid
+import zlib
+from dataclasses import dataclass, field
+
+from ...errors import DamagedFile, NotAMatchFile
+
+MAGIC = b"RGMH"
+#: The size of the RichGameFormat header record (what every file seen has in
+#: its header-size field; the strings end at byte 8232).
+HEADER_SIZE = 8232
+ARCHIVE_RECORD_SIZE = 36
+REGISTRY_ENTRY_SIZE = 532
+#: More files than this in one archive is not a file XG wrote (it writes 4 at
+#: most); the bound keeps a damaged count from driving the work.
+MAX_FILES = 64
+#: deflate cannot expand its input by more than about 1032 times; a stated
+#: uncompressed size beyond that is damage, not data.
+MAX_DEFLATE_RATIO = 1032
+
+_HEADER = struct.Struct("<4sIIqI16s")        # magic, version, size, thumb offset, size, GUID
+_ARCHIVE = struct.Struct("<IiiiiI12s")       # crc, count, version, registry, data, compressed
+_ENTRY_TAIL = struct.Struct("<iiiIBB2s")     # sizes, start, crc, stored flag, level
+
+
+@dataclass(frozen=True)
+class FileHeader:
+    """The RichGameFormat header at the start of the file."""
+
+    version: int
+    header_size: int
+    thumbnail_offset: int
+    thumbnail_size: int
+    guid: str
+    game_name: str
+    save_name: str
+    level_name: str
+    comments: str
+
+
+@dataclass(frozen=True)
+class ArchiveEntry:
+    """One file of the archive, as its registry entry describes it.
+
+    ``start`` is relative to the archive data; ``offset`` is the same place
+    as a byte offset in the file.
+    """
+
+    name: str
+    path: str
+    original_size: int
+    compressed_size: int
+    start: int
+    offset: int
+    crc: int
+    compressed: bool
+    level: int
+
+
+@dataclass
+class Container:
+    """What :func:`read_container` found: the header, the archive's
+    geometry, the registry and each file's uncompressed bytes by name."""
+
+    header: FileHeader
+    archive_offset: int          # where the archive data starts in the file
+    registry_offset: int         # where the registry starts in the file
+    record_offset: int           # where the 36-byte archive record starts
+    archive_version: int
+    entries: list[ArchiveEntry] = field(default_factory=list)
+    streams: dict[str, bytes] = field(default_factory=dict)
+    thumbnail: bytes = b""
+
+    def entry(self, name: str) -> ArchiveEntry | None:
+        for e in self.entries:
+            if e.name == name:
+                return e
+        return None
+
+
+def utf16_fixed(data: bytes, offset: int, units: int) -> str:
+    """A fixed array of ``units`` UTF-16 code units, up to its first NUL.
+
+    Bytes after the NUL are whatever was in memory when XG wrote the file
+    (seen in the samples) and are ignored; unpaired surrogates become U+FFFD.
+
+    >>> utf16_fixed("Ab".encode("utf-16-le") + b"\\0\\0\\xff\\xd8", 0, 4)
+    'Ab'
+    """
+    raw = data[offset:offset + 2 * units]
+    end = 0
+    while end + 1 < len(raw) and (raw[end] or raw[end + 1]):
+        end += 2
+    return raw[:end].decode("utf-16-le", errors="replace")
+
+
+def short_string(data: bytes, offset: int, capacity: int) -> str:
+    """A Delphi ``string[capacity]``: a length byte, then that many ANSI
+    bytes (read as Windows-1252, undefined bytes as Latin-1).
+
+    >>> short_string(bytes([3]) + b"Bob" + bytes(5), 0, 8)
+    'Bob'
+    """
+    n = min(data[offset], capacity)
+    raw = data[offset + 1:offset + 1 + n]
+    try:
+        return raw.decode("cp1252")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _hex(b: bytes) -> str:
+    return " ".join(f"{x:02x}" for x in b)
+
+
+def read_header(data: bytes, path: str = "") -> FileHeader:
+    """The RichGameFormat header; raises if the file is not an XG file."""
+    if data[:4] != MAGIC:
+        head = data[:4]
+        if not head:
+            found = "the file is empty"
+        else:
+            found = (f"the first {len(head)} bytes are {_hex(head)} "
+                     f"({head.decode('latin-1')!r})")
+        raise NotAMatchFile(path, f"not an eXtreme Gammon file: {found} (expected 'RGMH')",
+                            offset=0)
+    if len(data) < HEADER_SIZE:
+        raise DamagedFile(path, f"the eXtreme Gammon file is cut short: {len(data)} bytes, but its "
+                          f"header alone takes {HEADER_SIZE}", offset=len(data))
+    _magic, version, size, thumb_off, thumb_size, guid = _HEADER.unpack_from(data, 0)
+    if version != 1:
+        raise DamagedFile(path, f"header version {version} (only version 1 is known)", offset=4)
+    if not HEADER_SIZE <= size <= len(data):
+        raise DamagedFile(path, f"the header says it takes {size} bytes (the header record is "
+                          f"{HEADER_SIZE} bytes and the file {len(data)})", offset=8)
+    if thumb_off < 0 or thumb_size < 0 or size + thumb_off + thumb_size > len(data):
+        raise DamagedFile(path, f"the thumbnail ({thumb_size} bytes at {thumb_off} after the "
+                          f"header) does not fit in the file's {len(data)} bytes", offset=12)
+    return FileHeader(
+        version=version, header_size=size, thumbnail_offset=thumb_off, thumbnail_size=thumb_size,
+        guid=str(uuid.UUID(bytes_le=guid)),
+        game_name=utf16_fixed(data, 40, 1024), save_name=utf16_fixed(data, 40 + 2048, 1024),
+        level_name=utf16_fixed(data, 40 + 4096, 1024), comments=utf16_fixed(data, 40 + 6144, 1024))
+
+
+def _inflate(blob: bytes, size: int, what: str, path: str, offset: int) -> bytes:
+    """Decompress one zlib stream to exactly ``size`` bytes, never more."""
+    d = zlib.decompressobj()
+    try:
+        out = d.decompress(blob, size + 1)
+        if len(out) <= size and not d.eof:
+            out += d.flush(size + 1 - len(out))
+    except zlib.error as exc:
+        raise DamagedFile(path, f"{what}: the compressed data is damaged ({exc})", offset=offset)
+    if len(out) > size:
+        raise DamagedFile(path, f"{what}: it decompresses to more than the {size} bytes its entry "
+                          "states", offset=offset)
+    if not d.eof:
+        raise DamagedFile(path, f"{what}: the compressed data stops before its end (cut short)",
+                          offset=offset + len(blob))
+    if len(out) != size:
+        raise DamagedFile(path, f"{what}: it decompresses to {len(out)} bytes, but its entry "
+                          f"states {size}", offset=offset)
+    return out
+
+
+def read_container(data: bytes, path: str = "") -> Container:
+    """Parse the whole outer file: header, archive record, registry, streams."""
+    header = read_header(data, path)
+    n = len(data)
+    body_start = header.header_size + header.thumbnail_offset + header.thumbnail_size
+    if n - body_start < ARCHIVE_RECORD_SIZE:
+        raise DamagedFile(path, f"the file is cut short: {n} bytes leave no room for the "
+                          f"{ARCHIVE_RECORD_SIZE}-byte archive record after the header", offset=n)
+    rec_at = n - ARCHIVE_RECORD_SIZE
+    crc, count, version, reg_size, data_size, reg_flag, _reserved = _ARCHIVE.unpack_from(data, rec_at)
+    room = rec_at - body_start
+    if reg_size < 0 or data_size < 0 or reg_size + data_size > room:
+        raise DamagedFile(path, f"the archive record gives a registry of {reg_size} and data of "
+                          f"{data_size} bytes, but only {room} bytes lie between the header and "
+                          "the record (cut short, or not an archive)", offset=rec_at)
+    if not 1 <= count <= MAX_FILES:
+        raise DamagedFile(path, f"the archive record says the archive holds {count} files (an XG "
+                          f"file holds 1 to 4)", offset=rec_at + 4)
+    if reg_flag not in (0, 1):
+        raise DamagedFile(path, f"the archive record's compressed-registry flag is {reg_flag} "
+                          "(expected 0 or 1)", offset=rec_at + 20)
+    reg_at = rec_at - reg_size
+    arc_at = reg_at - data_size
+    actual = zlib.crc32(data[arc_at:rec_at])
+    if actual != crc:
+        raise DamagedFile(path, f"the archive's checksum does not match its bytes (CRC-32 "
+                          f"{actual:08x}, the archive record says {crc:08x}): the file is damaged",
+                          offset=rec_at)
+    want = count * REGISTRY_ENTRY_SIZE
+    raw_reg = data[reg_at:rec_at]
+    if reg_flag:
+        registry = _inflate(raw_reg, want, "the archive's registry", path, reg_at)
+    elif len(raw_reg) != want:
+        raise DamagedFile(path, f"the archive's registry takes {len(raw_reg)} bytes, but "
+                          f"{count} entries take {want}", offset=reg_at)
+    else:
+        registry = raw_reg
+    box = Container(header=header, archive_offset=arc_at, registry_offset=reg_at,
+                    record_offset=rec_at, archive_version=version,
+                    thumbnail=data[header.header_size + header.thumbnail_offset:body_start])
+    for i in range(count):
+        at = i * REGISTRY_ENTRY_SIZE
+        where = reg_at if reg_flag else reg_at + at   # a compressed registry has no file offsets
+        name = short_string(registry, at, 255)
+        sub = short_string(registry, at + 256, 255)
+        osize, csize, start, fcrc, stored, level, _pad = _ENTRY_TAIL.unpack_from(registry, at + 512)
+        label = f"archived file {name!r}"
+        if not name or name in box.streams:
+            raise DamagedFile(path, f"registry entry {i + 1} has {'no' if not name else 'a repeated'}"
+                              f" name ({name!r})", offset=where)
+        if csize < 0 or start < 0 or start + csize > data_size:
+            raise DamagedFile(path, f"{label}: {csize} bytes at {start} do not fit in the archive's "
+                              f"{data_size} bytes of data", offset=where)
+        if stored not in (0, 1):
+            raise DamagedFile(path, f"{label}: its compression flag is {stored} (expected 0 or 1)",
+                              offset=where)
+        limit = csize if stored else csize * MAX_DEFLATE_RATIO + 64
+        if not 0 <= osize <= limit:
+            raise DamagedFile(path, f"{label}: its entry states {osize} bytes uncompressed, "
+                              f"impossible from {csize} {'stored' if stored else 'compressed'} bytes",
+                              offset=where)
+        entry = ArchiveEntry(name=name, path=sub, original_size=osize, compressed_size=csize,
+                             start=start, offset=arc_at + start, crc=fcrc, compressed=not stored,
+                             level=level)
+        blob = data[entry.offset:entry.offset + csize]
+        content = blob if stored else _inflate(blob, osize, label, path, entry.offset)
+        if stored and len(content) != osize:
+            raise DamagedFile(path, f"{label}: {len(content)} stored bytes, but its entry states "
+                              f"{osize}", offset=entry.offset)
+        got = zlib.crc32(content)
+        if got != fcrc:
+            raise DamagedFile(path, f"{label}: its checksum does not match its bytes (CRC-32 "
+                              f"{got:08x}, the registry says {fcrc:08x}): the file is damaged",
+                              offset=entry.offset)
+        box.entries.append(entry)
+        box.streams[name] = content
+    return box

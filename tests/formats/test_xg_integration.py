@@ -1,0 +1,186 @@
+"""eXtreme Gammon files everywhere a format goes: detection by content,
+folder scans, validate, summary, convert (to every writable format and back),
+position, GNU Backgammon's reading of the conversion, damaged files at the
+command line, and the replay's check of the positions XG states."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gamao_cli import formats
+from gamao_cli import model as m
+from gamao_cli.cli import main
+from gamao_cli.ids import decode_match_id
+from gamao_cli.replay.replay import validate_match
+from gamao_cli.replay.snapshots import snapshots
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("GAMAO_SHARED", ROOT / ".." / "shared"))
+XG_DIR = SHARED / "corpus2" / "xg"
+MATCHES = ("kevung__gbf__data__charlot1-charlot2_7p_2025-11-08-2305.xg",
+           "kevung__gbf__data__match_with_comment.xg", "kevung__gbf__data__test.xg")
+POSITIONS = ("halheinrich__BgQuiz_Blazor__BgQuiz_Blazor.E2eTests__Fixtures__BothAnalysis.xgp",
+             "halheinrich__BgQuiz_Blazor__BgQuiz_Blazor.E2eTests__Fixtures__TooGoodAndTake.xgp")
+SYNTHETIC = ("Insti__xgdatatools__demo.xg", "Insti__xgdatatools__example.xg")
+
+
+def path_of(name: str) -> Path:
+    path = XG_DIR / name
+    if not path.is_file():
+        pytest.skip(f"the XG sample {name} is not in {XG_DIR} (set GAMAO_SHARED to the shared "
+                    "folder)")
+    return path
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_the_registry_knows_xg_by_its_bytes_not_its_name(tmp_path):
+    data = path_of(MATCHES[2]).read_bytes()
+    assert formats.detect(data[:64]).name == "xg"
+    disguised = tmp_path / "match.mat"
+    disguised.write_bytes(data)
+    [match] = formats.read_path(str(disguised))
+    assert match.players == ("Kévin Unger", "Maxence Job") and len(match.games) == 7
+    assert ".xg" in formats.file_endings() and ".xgp" in formats.file_endings()
+
+
+@pytest.mark.parametrize("name", MATCHES)
+def test_every_real_match_validates_with_no_error_or_warning(name):
+    r = run("validate", str(path_of(name)))
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[-1].endswith(": 0 errors, 0 warnings")
+
+
+def test_a_folder_scan_takes_the_xg_files_and_a_position_file_holds_no_match():
+    if not XG_DIR.is_dir():
+        pytest.skip(f"no XG samples in {XG_DIR}")
+    r = run("validate", "--format", "json", str(XG_DIR))
+    doc = json.loads(r.output)
+    by_name = {Path(f["path"]).name: f for f in doc["files"]}
+    assert set(MATCHES) | set(POSITIONS) | set(SYNTHETIC) <= set(by_name)
+    for name in MATCHES:
+        assert by_name[name]["ok"] and by_name[name]["matches"]
+    for name in POSITIONS:
+        assert by_name[name]["ok"] and by_name[name]["matches"] == []
+    for name in SYNTHETIC:   # hand-made fixtures of another project, not XG's files
+        [d] = by_name[name]["diagnostics"]
+        assert d["code"] == "GM006" and "at byte" in d["message"]
+    assert r.exit_code == 2
+
+
+@pytest.mark.parametrize("fmt", [f.name for f in formats.writable()])
+@pytest.mark.parametrize("name", MATCHES)
+def test_conversion_to_every_writable_format_reads_back_the_same_games(name, fmt, tmp_path):
+    [match] = formats.read_path(str(path_of(name)))
+    out = tmp_path / f"out.{fmt}"
+    r = run("convert", str(path_of(name)), "--to", fmt, "-o", str(out))
+    assert r.exit_code == 0, r.output
+    if fmt != "json":   # the analysis XG carries is said to be dropped, never silently
+        assert "analysis of" in r.output and "not carried" in r.output
+    [back] = formats.read_path(str(out))
+    assert back.length == match.length and back.players == match.players
+    assert len(back.games) == len(match.games)
+    for g, h in zip(match.games, back.games):
+        assert h.number == g.number and h.score == g.score
+        # as written by the replay, every play is its die steps: compare those
+        ours = [(a.player, type(a).__name__, getattr(a, "dice", None)) for a in g.actions]
+        theirs = [(a.player, type(a).__name__, getattr(a, "dice", None)) for a in h.actions]
+        assert theirs == ours, (fmt, g.number)
+    assert validate_match(back).final_score == validate_match(match).final_score
+    if fmt == "json":
+        kept = [a.analysis and dict(a.analysis) for g in back.games for a in g.actions]
+        assert kept == [a.analysis and dict(a.analysis) for g in match.games for a in g.actions]
+        assert sum(x is not None for x in kept) > 100
+
+
+@pytest.mark.gnubg
+@pytest.mark.parametrize("name", MATCHES)
+def test_gnubg_reads_the_match_file_gamao_writes_of_an_xg_match_alike(name, tmp_path):
+    """.xg -> .mat -> GNU Backgammon's `import mat`: the same games, winners,
+    points and final score as gamao's own replay of the .xg."""
+    pytest.importorskip("gnubg", reason="the gnubg wheel is not installed (pip install gnubg)")
+    [match] = formats.read_path(str(path_of(name)))
+    out = tmp_path / "converted.mat"
+    assert run("convert", str(path_of(name)), "--to", "mat", "-o", str(out)).exit_code == 0
+    script = ROOT / "tests" / "gnubg_scripts" / "dump_mat.py"
+    p = subprocess.run([sys.executable, str(script), str(out)], capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    gn = json.loads(p.stdout)[str(out)]
+    report = validate_match(match)
+    assert len(gn["games"]) == len(report.games)
+    for ours, theirs in zip(report.games, gn["games"]):
+        assert list(ours.score_before) == theirs["score"], ours.number
+        assert (ours.winner, ours.points) == (theirs["winner"], theirs["points"]), ours.number
+        assert (ours.ended in ("resign", "time")) == theirs["resigned"], ours.number
+
+
+@pytest.mark.parametrize("name", MATCHES)
+def test_every_position_xg_states_is_the_replays(name):
+    """XG's stated position before each action equals the position gamao's
+    replay reaches there (so the check below has teeth, and no false alarm)."""
+    [match] = formats.read_path(str(path_of(name)))
+    snaps = {id(s.action): s for s in snapshots(match)}
+    checked = 0
+    for g in match.games:
+        for a in g.actions:
+            if a.stated is None or id(a) not in snaps:
+                continue
+            s = snaps[id(a)]
+            pos = s.position if s.state.on_roll == a.player else s.position.swapped()
+            assert (tuple(a.stated[0]), tuple(a.stated[1])) == (pos.me, pos.opp), a.text()
+            checked += 1
+    assert checked > 150
+
+
+def test_a_stated_position_the_replay_does_not_reach_is_reported_once_a_game():
+    [match] = formats.read_path(str(path_of(MATCHES[0])))
+    game = match.games[1]
+    plays = [a for a in game.actions if isinstance(a, m.Play)]
+    for a in plays[3:6]:   # the record now contradicts itself from its fourth play on
+        me, opp = a.stated
+        a.stated = (me[:6] + (me[6] + 1,) + me[7:], opp)
+    report = validate_match(match)
+    found = [d for d in report.diagnostics if d.code == "GM107"]
+    assert len(found) == 1 and found[0].game == game.number
+    assert found[0].move == plays[3].move_number and found[0].severity == "error"
+    assert found[0].fields["replayed"] != found[0].fields["stated"]
+
+
+@pytest.mark.parametrize("name", POSITIONS)
+def test_position_of_an_xgp_prints_its_board_and_ids(name):
+    from gamao_cli.formats.xg import read_position
+    pos = read_position(path_of(name).read_bytes(), name)
+    r = run("position", str(path_of(name)))
+    assert r.exit_code == 0, r.output
+    assert f"Position ID: {pos.position_id()}" in r.output
+    mid = r.output.split("Match ID   : ")[1].split()[0]
+    ms = decode_match_id(mid)
+    assert (ms.on_roll, ms.cube, ms.cube_owner, ms.length, ms.score) == \
+        (pos.player, pos.cube, pos.cube_owner, pos.length, pos.score)
+    assert r.output.splitlines()[-1].startswith("XGID=")
+
+
+@pytest.mark.parametrize("cut", [100, 8240, -40])
+def test_a_damaged_file_is_exit_2_with_its_byte_offset(cut, tmp_path):
+    data = path_of(MATCHES[0]).read_bytes()
+    bad = tmp_path / "cut.xg"
+    bad.write_bytes(data[:cut])
+    for command in ("validate", "summary", "convert"):
+        args = [command, str(bad)] + (["--to", "json", "-o", "-"] if command == "convert" else [])
+        r = run(*args)
+        assert r.exit_code == 2, (command, r.output)
+        assert "byte" in r.output and "Traceback" not in r.output
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0xFF
+    bad.write_bytes(bytes(flipped))
+    r = run("validate", str(bad))
+    assert r.exit_code == 2 and "GM006" in r.output and "at byte" in r.output
