@@ -1,0 +1,1 @@
+"""Drawings of positions and matches: SVG boards, HTML replay pages."""
