@@ -103,6 +103,7 @@ FIELD_TOP = BAND + NUM
 FIELD_BOTTOM = FIELD_TOP + 2 * STACK + GAP
 MID = (FIELD_TOP + FIELD_BOTTOM) / 2
 NAME_LIMIT = 28       # characters of a name drawn (the title has them all)
+SWATCH_X, NAME_X, SCORE_X, PIPS_X = 14.0, 28.0, WIDTH / 2, WIDTH - 14.0   # in the bands
 
 # where the pips of a die with each value are, in thirds of its side
 _PIPS = {1: ((0, 0),), 2: ((-1, -1), (1, 1)), 3: ((-1, -1), (0, 0), (1, 1)),
@@ -210,7 +211,7 @@ class Layout:
                      list(self.cube_centre(1))], "cubeSize": CUBE,
             "bands": [self.band_y(0), self.band_y(1)], "mid": MID,
             "column": self.x(SIDE / 2), "nameLimit": NAME_LIMIT,
-            "text": {"swatch": 14.0, "name": 28.0, "score": WIDTH / 2, "pips": WIDTH - 14.0},
+            "text": {"swatch": SWATCH_X, "name": NAME_X, "score": SCORE_X, "pips": PIPS_X},
         }
 
 
@@ -294,18 +295,18 @@ class _Svg:
         add, c, lay = self.add, self.c, self.lay
         g = add(parent, "g", {"class": "band", "data-player": player})
         y = lay.band_y(side)
-        add(g, "circle", {"class": "swatch", "cx": 14.0, "cy": y - 5, "r": 7.0,
+        add(g, "circle", {"class": "swatch", "cx": SWATCH_X, "cy": y - 5, "r": 7.0,
                           "fill": c(f"checker {player}"), "stroke": c(f"checker {player} edge"),
                           "stroke-width": 1.5})
         if name:
             shown = name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "\u2026"
-            add(g, "text", {"class": "name", "x": 28.0, "y": y, "font-size": 15.0,
+            add(g, "text", {"class": "name", "x": NAME_X, "y": y, "font-size": 15.0,
                             "font-weight": "bold", "fill": c("text")}, shown)
         if score:
-            add(g, "text", {"class": "score", "x": WIDTH / 2, "y": y, "font-size": 14.0,
+            add(g, "text", {"class": "score", "x": SCORE_X, "y": y, "font-size": 14.0,
                             "text-anchor": "middle", "fill": c("text")}, score)
         if pips is not None:
-            add(g, "text", {"class": "pips", "x": WIDTH - 14.0, "y": y, "font-size": 14.0,
+            add(g, "text", {"class": "pips", "x": PIPS_X, "y": y, "font-size": 14.0,
                             "text-anchor": "end", "fill": c("text")}, f"pips {pips}")
 
     def checkers(self, parent: ET.Element, player: int, side: int, counts: Sequence[int]) -> None:
@@ -555,6 +556,8 @@ def board_element(snapshot_or_position: Any = None, *, state: MatchState | None 
             raise ValueError(f"last_player must be 0 or 1, got {mover!r}")
         for step in last_play:
             src, dst, hit = step[0], step[1], bool(step[2]) if len(step) > 2 else False
+            if not (0 <= src <= 25 and 0 <= dst <= 25):
+                continue
             tail, head = play_anchors(lay, side(mover), counts[mover], src, dst)
             svg_b.arrow(g, tail, head, src, dst, hit)
     return root
