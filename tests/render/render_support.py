@@ -58,8 +58,9 @@ class StrictHTML(HTMLParser):
     """Every element closed, in order (no optional end tags left out), ids
     unique, no reference to anything but a fragment or a ``data:`` address."""
 
-    def __init__(self):
+    def __init__(self, links: bool = False):
         super().__init__(convert_charrefs=True)
+        self.links = links   # relative links (<a href>) to other pages allowed
         self.stack: list[tuple[str, tuple[int, int]]] = []
         self.ids: dict[str, tuple[int, int]] = {}
         self.problems: list[str] = []
@@ -78,7 +79,9 @@ class StrictHTML(HTMLParser):
                 self.ids[value] = self.getpos()
             if name in ("src", "href", "xlink:href", "action", "formaction", "poster", "srcset",
                         "data", "background"):
-                if not (value or "").startswith(("#", "data:")) or value.startswith("#/"):
+                relative = (self.links and tag == "a" and name == "href"
+                            and not re.match(r"[a-z][a-z0-9+.-]*:|//", value or "", re.I))
+                if not relative and not (value or "").startswith(("#", "data:")):
                     self.problems.append(f"<{tag} {name}={value!r}> refers outside the page")
             if name == "style" and "url(" in (value or ""):
                 self.problems.append(f"<{tag} style> has url(): {value!r}")
@@ -124,8 +127,8 @@ class StrictHTML(HTMLParser):
         return self.problems
 
 
-def html_problems(text: str) -> list[str]:
-    return StrictHTML().check(text)
+def html_problems(text: str, links: bool = False) -> list[str]:
+    return StrictHTML(links).check(text)
 
 
 def page_data(text: str) -> dict:
