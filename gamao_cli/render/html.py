@@ -737,11 +737,26 @@ function draw(i) {
 }
 function text(id, t) { var e = $(id); if (e) e.textContent = t; }
 function gameStart(i) { var g = S[i][F.game]; while (i > 0 && S[i - 1][F.game] === g) i--; return i; }
-function reveal(a) {
-  var pane = $("moves");
-  if (!pane || pane.scrollHeight <= pane.clientHeight + 1) return;
-  var pr = pane.getBoundingClientRect(), ar = a.getBoundingClientRect();
-  if (ar.top < pr.top || ar.bottom > pr.bottom) pane.scrollTop += ar.top - pr.top - pr.height / 3;
+var revealing = false, hashTimer = null;
+function reveal() {
+  // once a frame at most: reading the layout after every step would make a
+  // held-down arrow key lay the page out each time
+  if (revealing) return;
+  revealing = true;
+  requestAnimationFrame(function () {
+    revealing = false;
+    var pane = $("moves"), a = current;
+    if (!a || !pane || pane.scrollHeight <= pane.clientHeight + 1) return;
+    var pr = pane.getBoundingClientRect(), ar = a.getBoundingClientRect();
+    if (ar.top < pr.top || ar.bottom > pr.bottom) pane.scrollTop += ar.top - pr.top - pr.height / 3;
+  });
+}
+function setHash(frag) {
+  // after the last of a quick run of steps (browsers throttle history calls)
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(function () {
+    try { history.replaceState(null, "", "#" + frag); } catch (e) { /* a file: page may refuse */ }
+  }, 150);
 }
 function show(i, keepHash) {
   if (!S.length) return;
@@ -759,7 +774,7 @@ function show(i, keepHash) {
   text("counter", (i + 1) + " / " + S.length);
   if (current) { current.classList.remove("current"); current.removeAttribute("aria-current"); }
   current = a || null;
-  if (a) { a.classList.add("current"); a.setAttribute("aria-current", "step"); reveal(a); }
+  if (a) { a.classList.add("current"); a.setAttribute("aria-current", "step"); reveal(); }
   var sections = document.querySelectorAll("section.match");
   for (var k = 0; k < sections.length; k++) sections[k].classList.toggle("inactive", M.length > 1 && k !== g.match);
   var here = $("here"), list = s[F.diags];
@@ -784,7 +799,7 @@ function show(i, keepHash) {
   $("b-last").disabled = $("b-next").disabled = i === S.length - 1;
   $("b-prev-game").disabled = i === 0;
   $("b-next-game").disabled = S[S.length - 1][F.game] === s[F.game];
-  if (!keepHash) { try { history.replaceState(null, "", "#" + s[F.frag]); } catch (e) { /* file: */ } }
+  if (keepHash) clearTimeout(hashTimer); else setHash(s[F.frag]);
 }
 function resolve(h) {
   var r = /^(?:match(\d+)-)?(?:g(\d+)(?:m(\d+)([lr])?|(end))?|s(\d+)|L(\d+)(?:c(\d+))?)$/.exec(h), i, s, g;
