@@ -304,7 +304,7 @@ return out;
                          ids=lambda p: p.name)
 def test_the_page_draws_what_the_svg_module_draws(driver, pages, path):
     """Element for element, attribute for attribute, both ways up (every
-    third position)."""
+    fourth position)."""
     _, found = loaded(path)
     match, _, snaps = found[0]
     names = [n or f"player {i + 1}" for i, n in enumerate(match.players)]
@@ -312,9 +312,9 @@ def test_the_page_draws_what_the_svg_module_draws(driver, pages, path):
     data = page_data(text)
     open_at(driver, pages[path], "")
     for bottom in (1, 0):
-        drawings = driver.execute_script(DRAWINGS, 3)
-        assert len(drawings) == (len(snaps) + 2) // 3
-        for i, drawn in zip(range(0, len(snaps), 3), drawings):
+        drawings = driver.execute_script(DRAWINGS, 4)
+        assert len(drawings) == (len(snaps) + 3) // 4
+        for i, drawn in zip(range(0, len(snaps), 4), drawings):
             row = data["snaps"][i]
             steps = row[F["steps"]]
             py = board_element(snaps[i], bottom=bottom, names=names,

@@ -98,7 +98,7 @@ def test_state_is_drawn():
     seen_owner = set()
     for path in sorted((ROOT / "examples").glob("*.mat")):
         match, _, snaps = loaded(path)[1][0]
-        check_state(match, snaps, seen_owner)
+        check_state(match, snaps if path.name == "illegal-play.mat" else snaps[::3], seen_owner)
     assert seen_owner == {0, 1}
 
 
