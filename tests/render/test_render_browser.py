@@ -308,8 +308,8 @@ def test_the_page_draws_what_the_svg_module_draws(driver, pages, path):
     _, found = loaded(path)
     match, _, snaps = found[0]
     names = [n or f"player {i + 1}" for i, n in enumerate(match.players)]
-    text = open(pages[path][len("file://"):], encoding="utf-8").read()
-    data = page_data(text)
+    data = page_data(replay_page([(m, r) for m, r, _ in found],
+                                 path=str(path.relative_to(ROOT))))
     open_at(driver, pages[path], "")
     for bottom in (1, 0):
         drawings = driver.execute_script(DRAWINGS, 4)

@@ -139,7 +139,7 @@ def check_state(match, snaps, seen_owner):
 
 def test_last_play_arrows_and_hits():
     path = ROOT / "examples" / "illegal-play.mat"
-    match, report, snaps = loaded(path)[1][0]
+    _, report, snaps = loaded(path)[1][0]
     records = [r for g in report.games for r in g.records
                if r.position is not None and r.turn is not None]
     assert len(records) == len(snaps)
