@@ -362,6 +362,8 @@ class Resign(Action):
 
 
 ActionType = Union[Play, Dance, UnplayedRoll, IllegalPlayMarker, Double, Take, Drop, Win, Loss, Resign]
+#: The actions that are a roll (with its play, or none).
+ROLLS = (Play, Dance, UnplayedRoll, IllegalPlayMarker)
 
 
 @dataclass(slots=True)

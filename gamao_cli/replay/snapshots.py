@@ -24,7 +24,7 @@ from gamao_cli.rules import Position
 
 from .replay import MatchReport, Rules, validate_match
 
-_ROLLS = (m.Play, m.Dance, m.UnplayedRoll, m.IllegalPlayMarker)
+_ROLLS = m.ROLLS
 
 
 @dataclass

@@ -1,0 +1,41 @@
+"""Draw docs/board.svg, the README's picture of a board, from an example.
+
+    python docs/board_svg.py
+
+The position: game 1 of examples/consolidated-notation-5pt.mat, before Ana
+Sousa's move 4 (``63: bar/22``): she is on the bar after Bruno Lima's
+``44: bar/17* 6/2* 6/2`` (the arrows, with its two hits ringed), and rolls
+6-3; the same position as ``gamao position
+examples/consolidated-notation-5pt.mat --game 1 --move 4``. A test checks
+that the file is what this script draws.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RECORD = ROOT / "examples" / "consolidated-notation-5pt.mat"
+GAME, MOVE = 1, 4
+
+
+def drawing() -> str:
+    from gamao_cli.formats import read_path
+    from gamao_cli.replay.snapshots import find_snapshot
+    from gamao_cli.render.svg import board
+    from gamao_cli.replay.replay import validate_match
+
+    [match] = read_path(str(RECORD))
+    snap = find_snapshot(match, GAME, MOVE)
+    # the play that led here: the last one recorded before this action
+    report = validate_match(match, keep_records=True)
+    records = report.games[GAME - 1].records
+    at = next(i for i, r in enumerate(records) if r.action is snap.action)
+    last = next(r for r in reversed(records[:at]) if r.steps)
+    return board(snap, size=640, bottom=snap.state.on_roll, names=match.players,
+                 last_play=last.steps, last_player=last.action.player) + "\n"
+
+
+if __name__ == "__main__":
+    out = ROOT / "docs" / "board.svg"
+    out.write_text(drawing(), encoding="utf-8")
+    print(f"wrote {out.relative_to(ROOT)}")

@@ -1,0 +1,934 @@
+"""Self-contained HTML pages: the replay of a match file, and a report of
+the diagnostics of many files that links into those replays.
+
+:func:`replay_page` makes one page for one file: its matches' players,
+lengths and games, the score before each game, every move in a list beside a
+board, the cube actions and results, every diagnostic at its move, and the
+GNU Backgammon Position ID, Match ID and XGID of the position shown. The page
+needs nothing else: its style sheet, script and data are inline, it makes no
+request to any file or host, and it works opened from disk.
+
+The board is one inline SVG drawn by :mod:`gamao_cli.render.svg` (its first
+position included, so the page shows a board before its script runs); the
+positions are a compact JSON list that the page's script draws from the
+same layout numbers (:meth:`~gamao_cli.render.svg.Layout.to_json`), which
+keeps a 30-game match (about 1,500 positions) to a few hundred kilobytes.
+
+A URL fragment opens the page at a position, so a diagnostic can be linked:
+
+- ``#g3m14``: before move 14 of game 3, the same position as ``gamao position
+  FILE --game 3 --move 14`` (the left player's action on that line, unless
+  the line has only the right player's); ``#g3m14l`` / ``#g3m14r`` say whose
+  action;
+- ``#g3``: the first position of game 3; ``#g3end``: the position before its
+  result line (``Wins ...``);
+- ``#L9`` / ``#L9c38``: the action at that line (and column) of the file;
+- ``#s120``: the 121st position of the page;
+- ``#match2-g3m14`` (any of the above after ``match2-``): in the file's second
+  match.
+
+Stepping: the buttons under the board, or the keys left and right (one
+action), up and down (one game), Home and End; ``F`` turns the board round.
+
+:func:`report_page` lists the diagnostics of many files, each linking to its
+position in that file's replay page (``replay.html#g3m14``).
+
+>>> from gamao_cli.formats.mat.reader import read_matches
+>>> text = " 3 point match\\n\\n Game 1\\n A : 0   B : 0\\n  1) 41: 24/23 13/9  53: 24/21 21/16*\\n"
+>>> page = replay_page(read_matches(text), path="tiny.mat")
+>>> page.startswith("<!DOCTYPE html>"), 'data-frag="g1m1r"' in page
+(True, True)
+"""
+from __future__ import annotations
+
+import html
+import json
+import os
+import xml.etree.ElementTree as ET
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .. import model as m
+from ..replay.snapshots import snapshots
+from ..replay.replay import validate_match
+from .svg import DEFAULT_COLOURS, Layout, board_element
+
+__all__ = ["FIELDS", "diagnostic_fragment", "replay_page", "report_page"]
+
+#: The fields of a position in the page's data, in order.
+FIELDS = ("game", "counts", "pid", "mid", "xgid", "onRoll", "dice", "cube", "owner", "offered",
+          "lastPlayer", "steps", "frag", "line", "col", "diags", "actor", "move")
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_RESULTS = (m.Win, m.Loss, m.Resign)
+_CUBE = (m.Double, m.Take, m.Drop)
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _names(match: m.Match) -> tuple[str, str]:
+    return tuple(n or f"player {i + 1}" for i, n in enumerate(match.players[:2]))  # type: ignore
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON that cannot end the ``<script>`` element holding it."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def _player_of(player_name: str | None, names: Sequence[str]) -> int | None:
+    """Which player a diagnostic's ``player`` (a name) is, when it tells."""
+    if player_name is None:
+        return None
+    if player_name == "the left player":
+        return 0
+    if player_name == "the right player":
+        return 1
+    if len(names) == 2 and names[0] != names[1]:
+        if player_name == names[0]:
+            return 0
+        if player_name == names[1]:
+            return 1
+    return None
+
+
+def diagnostic_fragment(d: Any, players: Sequence[str] | None = None, matches: int = 1) -> str:
+    """The fragment (without ``#``) of a replay page that shows where a
+    diagnostic is: ``g3m14`` (``r`` added when it is the right player's),
+    ``L9c38`` when the move is unknown or the file holds several matches,
+    ``g3`` for a game, ``""`` for none.
+
+    >>> from gamao_cli.replay.diagnostics import Diagnostic
+    >>> d = Diagnostic("GM202", "x", line=9, column=38, game=1, move=2, player="gnubgB")
+    >>> diagnostic_fragment(d, ("gnubgA", "gnubgB")), diagnostic_fragment(d, matches=2)
+    ('g1m2r', 'L9c38')
+    """
+    if matches <= 1 and d.game is not None and d.move is not None:
+        side = _player_of(d.player, players or ())
+        return f"g{d.game}m{d.move}" + ("r" if side == 1 else "")
+    if d.line is not None:
+        return f"L{d.line}" + (f"c{d.column}" if d.column is not None else "")
+    if d.game is not None:
+        return f"g{d.game}"
+    return ""
+
+
+def _diagnostic_target(d: Any, match: m.Match, names: Sequence[str]) -> tuple[Any, int | None]:
+    """(the action a diagnostic is about or None, the index of its game or None)."""
+    games = [(gi, g) for gi, g in enumerate(match.games) if d.game is None or g.number == d.game]
+    for gi, g in games:
+        if d.move is not None:
+            cands = [a for a in g.actions if a.move_number == d.move]
+        elif d.line is not None:
+            cands = [a for a in g.actions if a.line == d.line]
+        else:
+            cands = []
+        if len(cands) > 1:
+            side = _player_of(d.player, names)
+            if side is not None:
+                cands = [a for a in cands if a.player == side] or cands
+        if len(cands) > 1 and d.line is not None:
+            on_line = [a for a in cands if a.line == d.line]
+            before = [a for a in on_line if d.column is None or a.column <= d.column]
+            if before:
+                cands = [max(before, key=lambda a: a.column)]
+            elif on_line:
+                cands = on_line
+        if cands:
+            return cands[0], gi
+    if d.game is not None and games:
+        return None, games[0][0]
+    return None, None
+
+
+def _diag_text(d: Any) -> str:
+    return d.message + ("; legal: " + ", ".join(d.legal) if d.legal else "")
+
+
+def _where(d: Any) -> str:
+    parts = []
+    if d.line is not None:
+        parts.append(f"line {d.line}" + (f", column {d.column}" if d.column is not None else ""))
+    if d.game is not None:
+        parts.append(f"game {d.game}" + (f", move {d.move}" if d.move is not None else ""))
+    if d.player:
+        parts.append(str(d.player))
+    return "; ".join(parts)
+
+
+def _result_text(res: Any, names: Sequence[str]) -> str:
+    if res is None or res.winner is None:
+        return "no result"
+    pts = res.points if res.points is not None else res.stated_points
+    unit = "point" if pts == 1 else "points"
+    how = f" ({res.ended})" if res.ended else ""
+    return f"{names[res.winner]} wins {pts} {unit}{how}"
+
+
+def _kind(a: Any) -> str:
+    if isinstance(a, _CUBE):
+        return "cube"
+    if isinstance(a, _RESULTS):
+        return "result"
+    if isinstance(a, m.Play):
+        return "play"
+    return "roll"
+
+
+class _Page:
+    """Collects the data and the move lists of the matches of one file."""
+
+    def __init__(self, bottom: int):
+        self.bottom = bottom
+        self.snaps: list[list[Any]] = []
+        self.games: list[dict[str, Any]] = []
+        self.matches: list[dict[str, Any]] = []
+        self.diags: list[list[Any]] = []
+        self.first: list[tuple[Any, Any]] = []   # (snapshot, drawing options) of position 0
+        self.sections: list[str] = []
+        self.diag_items: list[str] = []
+
+    def add_match(self, k: int, match: m.Match, report: Any) -> None:
+        if report is None or not any(g.records for g in report.games):
+            report = validate_match(match, keep_records=True)
+        names = _names(match)
+        prefix = "" if k == 0 else f"match{k + 1}-"
+        snaps = snapshots(match, report)
+        game_of: dict[int, int] = {}
+        base_game = len(self.games)
+        for gi, g in enumerate(match.games):
+            for a in g.actions:
+                game_of[id(a)] = base_game + gi
+        # the play that led to each recorded position: the last roll before it
+        last_roll: dict[int, Any] = {}
+        for res in report.games:
+            prev = None
+            for r in res.records:
+                last_roll[id(r.action)] = prev
+                if isinstance(r.action, m.ROLLS):
+                    prev = r
+        results = {gi: res for gi, res in enumerate(report.games)}
+        for gi, g in enumerate(match.games):
+            res = results.get(gi)
+            self.games.append({"match": k, "number": g.number,
+                               "score": list(res.score_before) if res else [0, 0],
+                               "crawford": bool(res.crawford) if res else False, "first": -1})
+        # fragments: the shortest that leads back to each position
+        first_of: dict[tuple, int] = {}
+        count_of: dict[tuple, int] = {}
+        base = len(self.snaps)
+        for i, s in enumerate(snaps):
+            a = s.action
+            first_of.setdefault((s.game, a.move_number), i)
+            key = (s.game, a.move_number, a.player)
+            count_of[key] = count_of.get(key, 0) + 1
+        snap_of_action: dict[int, int] = {}
+        for i, s in enumerate(snaps):
+            a = s.action
+            gidx = game_of.get(id(a), base_game)
+            if self.games[gidx]["first"] < 0:
+                self.games[gidx]["first"] = base + i
+            if a.move_number is None:
+                frag = f"g{s.game}end" if first_of[(s.game, None)] == i else f"s{base + i}"
+            elif first_of[(s.game, a.move_number)] == i:
+                frag = f"g{s.game}m{a.move_number}"
+            elif count_of[(s.game, a.move_number, a.player)] == 1:
+                frag = f"g{s.game}m{a.move_number}" + ("l" if a.player == 0 else "r")
+            else:
+                frag = f"s{base + i}"
+            if not frag.startswith("s"):
+                frag = prefix + frag
+            st = s.state
+            prev = last_roll.get(id(a))
+            steps: list[int] = []
+            last_player = -1
+            if prev is not None and isinstance(prev.action, m.Play) and prev.steps:
+                last_player = prev.action.player
+                for src, dst, hit in prev.steps:
+                    if 0 <= src <= 25 and 0 <= dst <= 25:
+                        steps += [src, dst, 1 if hit else 0]
+            me, opp = s.position.me, s.position.opp
+            by_player = (me, opp) if st.on_roll == 0 else (opp, me)
+            counts = "".join(_DIGITS[min(c, 35)] for side in by_player for c in side)
+            self.snaps.append([gidx, counts, s.position_id, s.match_id, s.xgid.split("=", 1)[1],
+                               st.on_roll, f"{st.dice[0]}{st.dice[1]}" if st.dice != (0, 0) else "",
+                               st.cube, -1 if st.cube_owner is None else st.cube_owner,
+                               1 if st.double_offered else 0, last_player, steps, frag, a.line,
+                               a.column, [], a.player, a.move_number])
+            snap_of_action[id(a)] = base + i
+            if base + i == 0:
+                self.first.append((s, {"last_play": prev.steps if last_player >= 0 else None,
+                                       "last_player": last_player if last_player >= 0 else None,
+                                       "names": names}))
+        # diagnostics: at their action's position (a game's or the match's at its first)
+        diags_of_action: dict[int, list[Any]] = {}
+        game_diags: dict[int, list[Any]] = {}
+        match_diags: list[Any] = []
+        for d in report.diagnostics:
+            action, gi = _diagnostic_target(d, match, names)
+            di = len(self.diags)
+            where = _where(d)
+            if action is not None and id(action) in snap_of_action:
+                frag = self.snaps[snap_of_action[id(action)]][12]
+                self.snaps[snap_of_action[id(action)]][15].append(di)
+            else:
+                frag = diagnostic_fragment(d, names, matches=2)
+                if frag.startswith("g") or frag.startswith("L"):
+                    frag = prefix + frag
+                target = None
+                if gi is not None and self.games[base_game + gi]["first"] >= 0:
+                    target = self.games[base_game + gi]["first"]
+                elif gi is None and snaps:
+                    target = base
+                if target is not None:
+                    self.snaps[target][15].append(di)
+            self.diags.append([d.code, d.severity, _diag_text(d), where])
+            if action is not None:
+                diags_of_action.setdefault(id(action), []).append(d)
+            elif gi is not None:
+                game_diags.setdefault(gi, []).append(d)
+            else:
+                match_diags.append(d)
+            link = f'<a href="#{_e(frag)}">{_e(where or "the match")}</a>' if frag else \
+                _e(where or "the match")
+            multi = f"match {k + 1}: " if k else ""
+            self.diag_items.append(
+                f'<li class="diag {_e(d.severity)}"><span class="badge {_e(d.severity)}">'
+                f'{_e(d.code)}</span> {_e(multi)}{link}: {_e(_diag_text(d))}</li>')
+        self.matches.append({"names": list(names), "length": match.length, "prefix": prefix})
+        self.sections.append(self.match_section(k, match, report, names, snap_of_action,
+                                                diags_of_action, game_diags, match_diags))
+
+    def match_section(self, k: int, match: m.Match, report: Any, names: Sequence[str],
+                      snap_of_action: Mapping[int, int], diags_of_action: Mapping[int, list],
+                      game_diags: Mapping[int, list], match_diags: list) -> str:
+        out = [f'<section class="match" data-match="{k}">']
+        kind = f"{match.length}-point match" if match.length else "money session"
+        out.append(f'<h2>{_e(names[0])} <span class="vs">vs</span> {_e(names[1])}'
+                   f' <span class="kind">{_e(kind)}</span></h2>')
+        fs = report.final_score
+        won = f", winner {_e(names[report.winner])}" if report.winner is not None else ""
+        out.append(f'<p class="final">Final score {fs[0]}\u2013{fs[1]}{won}</p>')
+        shown_tags = [t for t in match.tags if t.name.strip().lower() not in ("player 1", "player 2")]
+        if shown_tags:
+            out.append('<dl class="tags">' + "".join(
+                f"<dt>{_e(t.name)}</dt><dd>{_e(t.value)}</dd>" for t in shown_tags) + "</dl>")
+        out += _comments(match.comments)
+        out += _diag_list(match_diags)
+        results = dict(enumerate(report.games))
+        for gi, g in enumerate(match.games):
+            res = results.get(gi)
+            out.append(f'<section class="game" data-game="{g.number}">')
+            out.append(f"<h3>Game {g.number}</h3>")
+            if res is not None:
+                sb = res.score_before
+                craw = ' <span class="crawford">Crawford</span>' if res.crawford else ""
+                out.append(f'<p class="game-score">Score {_e(names[0])} {sb[0]}, '
+                           f'{_e(names[1])} {sb[1]}{craw}</p>')
+            out += _comments(g.comments)
+            out += _diag_list(game_diags.get(gi, []))
+            out.append('<table class="moves"><thead><tr><th scope="col">#</th>'
+                       f'<th scope="col">{_e(names[0])}</th><th scope="col">{_e(names[1])}</th>'
+                       "</tr></thead><tbody>")
+            rows: list[tuple[int | None, list, list]] = []
+            at: dict[tuple, int] = {}
+            for a in g.actions:
+                key = ("m", a.move_number) if a.move_number is not None else ("l", a.line)
+                if key not in at:
+                    at[key] = len(rows)
+                    rows.append((a.move_number, [], []))
+                rows[at[key]][1 + (1 if a.player == 1 else 0)].append(a)
+            for number, left, right in rows:
+                cls = ' class="result-row"' if number is None else ""
+                out.append(f"<tr{cls}><th scope=\"row\">{'' if number is None else number}</th>")
+                for cell in (left, right):
+                    out.append("<td>" + " ".join(self.action_html(a, snap_of_action, diags_of_action)
+                                                 for a in cell) + "</td>")
+                out.append("</tr>")
+            out.append("</tbody></table>")
+            if res is not None:
+                after = list(res.score_before)
+                if res.winner is not None and res.points is not None:
+                    after[res.winner] += res.points
+                out.append(f'<p class="result">{_e(_result_text(res, names))}; score '
+                           f'{after[0]}\u2013{after[1]}</p>')
+            out.append("</section>")
+        out.append("</section>")
+        return "\n".join(out)
+
+    def action_html(self, a: Any, snap_of_action: Mapping[int, int],
+                    diags_of_action: Mapping[int, list]) -> str:
+        i = snap_of_action.get(id(a))
+        text = f'<span class="t">{_e(a.text())}</span>'
+        kind = _kind(a)
+        if i is None:
+            out = f'<span class="act {kind} noboard" title="not replayed">{text}</span>'
+        else:
+            frag = self.snaps[i][12]
+            out = f'<a class="act {kind}" href="#{_e(frag)}" data-s="{i}" data-frag="{_e(frag)}">{text}</a>'
+        for d in diags_of_action.get(id(a), []):
+            out += (f' <span class="badge {_e(d.severity)}" title="{_e(d.code)}: '
+                    f'{_e(_diag_text(d))}">{_e(d.code)}</span>')
+        return out
+
+
+def _comments(comments: Sequence[str]) -> list[str]:
+    if not comments:
+        return []
+    return ['<div class="comments">' + "".join(f"<p>{_e(c)}</p>" for c in comments) + "</div>"]
+
+
+def _diag_list(diags: Sequence[Any]) -> list[str]:
+    if not diags:
+        return []
+    return ['<ul class="diags">' + "".join(
+        f'<li class="diag {_e(d.severity)}"><span class="badge {_e(d.severity)}">{_e(d.code)}'
+        f"</span> {_e(_diag_text(d))}</li>" for d in diags) + "</ul>"]
+
+
+def _board_svg(page: _Page, colours: Mapping[str, str] | None) -> str:
+    if page.first:
+        snap, opts = page.first[0]
+        root = board_element(snap, bottom=page.bottom, colours=colours, **opts)
+    else:
+        root = board_element(None, bottom=page.bottom, colours=colours, cube=False)
+    root.set("id", "board")
+    for child in root:
+        if child.get("class") == "position":
+            child.set("id", "board-position")
+    return ET.tostring(root, encoding="unicode")
+
+
+def replay_page(matches_with_reports: Iterable[Any], *, path: str, bottom: int = 1,
+                colours: Mapping[str, str] | None = None, title: str | None = None) -> str:
+    """One self-contained HTML page replaying the matches of one file.
+
+    ``matches_with_reports``: the file's matches, each a
+    :class:`~gamao_cli.model.Match` or a ``(match, report)`` pair with the
+    report of :func:`~gamao_cli.validator.validate_match` (made with
+    ``keep_records=True``; a report without records, or none, is made
+    again). ``path``: the file's name, shown on the page. ``bottom``: the
+    player (0 left, 1 right) drawn at the bottom at first (a button turns the
+    board round). ``colours``: as for :func:`gamao_cli.render.svg.board`.
+    ``title``: the page's title (default: the file name and the players).
+    """
+    if bottom not in (0, 1):
+        raise ValueError(f"bottom must be 0 or 1, got {bottom!r}")
+    page = _Page(bottom)
+    items = list(matches_with_reports)
+    for k, item in enumerate(items):
+        match, report = item if isinstance(item, tuple) else (item, None)
+        page.add_match(k, match, report)
+    name = os.path.basename(path) or path
+    if title is None:
+        title = name
+        if page.matches:
+            p = page.matches[0]["names"]
+            title += f": {p[0]} vs {p[1]}"
+    data = {"fields": {f: i for i, f in enumerate(FIELDS)}, "layout": Layout().to_json(),
+            "colours": {**DEFAULT_COLOURS, **(colours or {})}, "bottom": bottom,
+            "matches": page.matches, "games": page.games, "snaps": page.snaps,
+            "diags": page.diags}
+    n = len(page.snaps)
+    count = sum(len(mt.games) for mt in (it[0] if isinstance(it, tuple) else it for it in items))
+    summary = (f"{len(items)} {'match' if len(items) == 1 else 'matches'}, {count} "
+               f"{'game' if count == 1 else 'games'}, {n} {'position' if n == 1 else 'positions'}, "
+               f"{len(page.diags)} {'diagnostic' if len(page.diags) == 1 else 'diagnostics'}")
+    diag_section = ""
+    if page.diag_items:
+        diag_section = ('<section class="all-diags" aria-labelledby="diags-h">'
+                        '<h2 id="diags-h">Diagnostics</h2><ul class="diags">'
+                        + "".join(page.diag_items) + "</ul></section>")
+    return _PAGE.format(
+        title=_e(title), heading=_e(name), path=_e(path), summary=_e(summary), css=_CSS,
+        board=_board_svg(page, colours), sections="\n".join(page.sections),
+        diagnostics=diag_section, data=_json_for_script(data), script=_SCRIPT,
+        disabled="" if n else " disabled",
+        pid=_e(page.snaps[0][2]) if n else "", mid=_e(page.snaps[0][3]) if n else "",
+        xgid=_e("XGID=" + page.snaps[0][4]) if n else "")
+
+
+def report_page(file_results: Iterable[Any],
+                links: Mapping[str, str] | Callable[[str], str | None] | None = None, *,
+                title: str = "gamao validate") -> str:
+    """One HTML page listing the diagnostics of many files.
+
+    ``file_results``: :class:`~gamao_cli.checking.FileCheck` s (anything with
+    ``path`` and ``diagnostics``, and ``matches`` with the players' names),
+    or ``(path, diagnostics)`` pairs. ``links``: the address of each file's
+    replay page (a mapping from path, or a function of it), relative to
+    where this page will be; each diagnostic then links to its position
+    there (``replay.html#g3m14``).
+    """
+    rows = []
+    totals = {"error": 0, "warning": 0, "info": 0}
+    files = 0
+    for r in file_results:
+        files += 1
+        path, diags = (r if isinstance(r, tuple) else (r.path, r.diagnostics))
+        summaries = [] if isinstance(r, tuple) else list(getattr(r, "matches", []) or [])
+        players = tuple(summaries[0].players) if summaries else None
+        href = links.get(path) if isinstance(links, Mapping) else (links(path) if links else None)
+        head = f'<a href="{_e(href)}">{_e(path)}</a>' if href else _e(path)
+        counts = {"error": 0, "warning": 0, "info": 0}
+        items = []
+        for d in diags:
+            counts[d.severity] = counts.get(d.severity, 0) + 1
+            loc = _e(f"{d.line}:{d.column}" if d.line is not None and d.column is not None
+                     else (str(d.line) if d.line is not None else ""))
+            where = _e(_where(d))
+            frag = diagnostic_fragment(d, players, matches=len(summaries) or 1)
+            if href and frag:
+                where = f'<a href="{_e(href)}#{_e(frag)}">{where or "show"}</a>'
+            items.append(f'<tr class="{_e(d.severity)}"><td><span class="badge {_e(d.severity)}">'
+                         f'{_e(d.code)}</span></td><td>{_e(d.severity)}</td><td>{loc}</td>'
+                         f"<td>{where}</td><td>{_e(_diag_text(d))}</td></tr>")
+        for key, v in counts.items():
+            totals[key] = totals.get(key, 0) + v
+        unread = " (not read)" if getattr(r, "unreadable", False) else ""
+        state = "ok" if not counts["error"] and not unread else "bad"
+        rows.append(f'<section class="file {state}"><h2>{head}{_e(unread)}</h2>'
+                    f'<p class="counts">{counts["error"]} errors, {counts["warning"]} warnings'
+                    f'</p>')
+        if items:
+            rows.append('<table class="report"><thead><tr><th scope="col">code</th>'
+                        '<th scope="col">severity</th><th scope="col">line</th>'
+                        '<th scope="col">where</th><th scope="col">message</th></tr></thead>'
+                        "<tbody>" + "".join(items) + "</tbody></table>")
+        rows.append("</section>")
+    summary = (f"{files} {'file' if files == 1 else 'files'}: {totals['error']} "
+               f"{'error' if totals['error'] == 1 else 'errors'}, {totals['warning']} "
+               f"{'warning' if totals['warning'] == 1 else 'warnings'}")
+    return _REPORT.format(title=_e(title), summary=_e(summary), css=_CSS, body="\n".join(rows))
+
+
+_CSS = """
+:root{--fg:#1e1e1e;--bg:#fffdf8;--muted:#5d5d5d;--line:#ddd5c4;--hl:#ffe27a;--err:#c62828;
+--warn:#a86a00;--info:#1f5fbf}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,sans-serif}
+header.top{padding:.6rem 1rem;border-bottom:1px solid var(--line)}
+header.top h1{margin:0;font-size:1.25rem;overflow-wrap:anywhere}
+header.top p{margin:.1rem 0 0;color:var(--muted);font-size:.9rem;overflow-wrap:anywhere}
+main.replay{display:grid;grid-template-columns:minmax(0,1fr);gap:1rem;padding:.6rem}
+.board-pane{min-width:0}
+#board{display:block;width:100%;height:auto;max-height:78vh;margin:0 auto}
+.status{margin:.2rem 0 .4rem;font-weight:600;min-height:1.4em}
+.status .counter{font-weight:400;color:var(--muted);margin-left:.5rem;white-space:nowrap}
+.controls{display:flex;flex-wrap:wrap;gap:.35rem;justify-content:center;margin:.5rem 0}
+.controls button{min-width:2.9rem;min-height:2.6rem;padding:.2rem .6rem;font:inherit;
+border:1px solid #8a7b63;border-radius:.4rem;background:#f4ecdc;color:var(--fg);cursor:pointer}
+.controls button:hover:not(:disabled){background:#eadbbd}
+.controls button:focus-visible{outline:3px solid #2a6fd4;outline-offset:1px}
+.controls button:disabled{opacity:.45;cursor:default}
+dl.ids{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.1rem .6rem;margin:.4rem 0;
+font-size:.9rem}
+dl.ids dt{color:var(--muted)}dl.ids dd{margin:0;overflow-wrap:anywhere}
+code{font-family:ui-monospace,monospace;font-size:.92em}
+.here ul,.diags{list-style:none;padding:0;margin:.3rem 0}
+.diag{margin:.25rem 0;padding:.3rem .5rem;border-left:4px solid var(--line);background:#faf5ea;
+overflow-wrap:anywhere}
+.diag.error{border-color:var(--err)}.diag.warning{border-color:var(--warn)}
+.diag.info{border-color:var(--info)}
+.badge{display:inline-block;padding:0 .3rem;border-radius:.25rem;font-size:.78rem;font-weight:700;
+color:#fff;background:var(--muted);font-family:ui-monospace,monospace;cursor:default}
+.badge.error{background:var(--err)}.badge.warning{background:var(--warn)}
+.badge.info{background:var(--info)}
+.moves-pane{min-width:0}
+.match h2{font-size:1.1rem;margin:.3rem 0}.match h2 .vs,.match h2 .kind{font-weight:400;
+color:var(--muted)}
+.match h3{font-size:1rem;margin:.8rem 0 .1rem}
+.final,.game-score,.result{margin:.1rem 0;font-size:.92rem}
+.result{font-weight:600}
+.crawford{font-size:.8rem;padding:0 .3rem;border:1px solid var(--muted);border-radius:.25rem}
+dl.tags{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:0 .6rem;font-size:.85rem;
+color:var(--muted);margin:.2rem 0}dl.tags dd{margin:0;overflow-wrap:anywhere}
+.comments{font-size:.88rem;color:var(--muted);font-style:italic}
+table.moves{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;font-size:.92rem}
+table.moves th,table.moves td{border-bottom:1px solid var(--line);padding:.12rem .3rem;
+text-align:left;vertical-align:top}
+table.moves th[scope=row]{width:2.2rem;color:var(--muted);font-weight:400;text-align:right}
+table.moves thead th{overflow-wrap:anywhere}
+a.act{color:inherit;text-decoration:none;border-radius:.2rem;padding:0 .15rem}
+a.act:hover{background:#f1e6cd;text-decoration:underline}
+a.act.cube{color:#6a3d9a;font-weight:600}a.act.result{font-weight:700}
+a.act.current{background:var(--hl);outline:2px solid #c9a400}
+.noboard{color:var(--muted)}
+.all-diags{padding:0 .6rem 1rem}.all-diags h2{font-size:1.1rem}
+.match.inactive{display:none}
+table.report{border-collapse:collapse;width:100%;font-size:.92rem}
+table.report th,table.report td{border-bottom:1px solid var(--line);padding:.2rem .4rem;
+text-align:left;vertical-align:top;overflow-wrap:anywhere}
+section.file{padding:0 1rem}section.file h2{font-size:1.05rem;margin:1rem 0 .2rem;
+overflow-wrap:anywhere}
+.counts{margin:0 0 .3rem;color:var(--muted)}
+@media (min-width:56rem){
+main.replay{grid-template-columns:minmax(0,3fr) minmax(19rem,2fr);align-items:start}
+.board-pane{position:sticky;top:.5rem}
+.moves-pane{max-height:calc(100vh - 1.2rem);overflow:auto;position:sticky;top:.5rem;
+padding-right:.3rem}
+}
+@media print{
+body{background:#fff;font-size:10.5pt}
+.controls,noscript{display:none}
+main.replay{display:block;padding:0}
+.board-pane{position:static;break-inside:avoid}
+#board{max-height:none;width:100%;max-width:17cm}
+.moves-pane{max-height:none;overflow:visible;position:static}
+.match.inactive{display:block}
+a{color:inherit;text-decoration:none}
+a.act.current{outline:1px solid #000;background:none;font-weight:700}
+.game{break-inside:avoid-page}
+table.moves,table.report{page-break-inside:auto}tr{break-inside:avoid}
+.badge{color:#000;background:none;border:1px solid #000}
+}
+"""
+
+_SCRIPT = r"""
+(function () {
+"use strict";
+var D = JSON.parse(document.getElementById("gamao-data").textContent);
+var F = D.fields, L = D.layout, C = D.colours, S = D.snaps, G = D.games, M = D.matches;
+var NS = "http://www.w3.org/2000/svg", DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz";
+var PIPS = {1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]]};
+var svg = document.getElementById("board"), pos = document.getElementById("board-position");
+var bottom = D.bottom, cur = -1, links = [], current = null;
+function $(id) { return document.getElementById(id); }
+function num(x) { var t = x.toFixed(2).replace(/\.?0+$/, ""); return t === "-0" ? "0" : t; }
+function el(parent, tag, attrs, text) {
+  var e = document.createElementNS(NS, tag);
+  for (var k in attrs) {
+    var v = attrs[k];
+    e.setAttribute(k, typeof v === "number" ? num(v) : String(v));
+  }
+  if (text !== undefined) e.textContent = text;
+  parent.appendChild(e);
+  return e;
+}
+function stack(slot, i, n) {
+  var step = n > 1 ? Math.min(slot[4], (slot[3] - slot[4]) / (n - 1)) : slot[4];
+  return [slot[0], slot[1] + slot[2] * (slot[4] / 2 + i * step)];
+}
+function counts(s) {
+  var c = s[F.counts], out = [[], []];
+  for (var p = 0; p < 2; p++) for (var i = 0; i < 26; i++) out[p].push(DIGITS.indexOf(c.charAt(p * 26 + i)));
+  return out;
+}
+function side(player) { return player === bottom ? 0 : 1; }
+function band(g, player, sd, name, score, pips) {
+  var b = el(g, "g", {"class": "band", "data-player": player}), y = L.bands[sd];
+  el(b, "circle", {"class": "swatch", cx: L.text.swatch, cy: y - 5, r: 7, fill: C["checker " + player],
+    stroke: C["checker " + player + " edge"], "stroke-width": 1.5});
+  var chars = Array.from(name);
+  if (chars.length > L.nameLimit) name = chars.slice(0, L.nameLimit - 1).join("") + "\u2026";
+  if (name) el(b, "text", {"class": "name", x: L.text.name, y: y, "font-size": 15, "font-weight": "bold",
+    fill: C.text}, name);
+  el(b, "text", {"class": "score", x: L.text.score, y: y, "font-size": 14, "text-anchor": "middle",
+    fill: C.text}, score);
+  el(b, "text", {"class": "pips", x: L.text.pips, y: y, "font-size": 14, "text-anchor": "end",
+    fill: C.text}, "pips " + pips);
+}
+function checkers(g, player, sd, cnt) {
+  var fill = C["checker " + player], edge = C["checker " + player + " edge"];
+  for (var point = 0; point < 26; point++) {
+    var n = cnt[point];
+    if (!n) continue;
+    var slot = L.slots[sd][point];
+    for (var i = 0; i < n; i++) {
+      var xy = stack(slot, i, n), a = {"class": "checker", "data-player": player, "data-point": point};
+      if (point === 0) {
+        var w = L.slab[0], h = L.slab[1];
+        a.x = xy[0] - w / 2; a.y = xy[1] - h / 2; a.width = w; a.height = h; a.rx = 2;
+        a.fill = fill; a.stroke = edge; a["stroke-width"] = 1;
+        el(g, "rect", a);
+      } else {
+        a.cx = xy[0]; a.cy = xy[1]; a.r = L.radius; a.fill = fill; a.stroke = edge; a["stroke-width"] = 1.5;
+        el(g, "circle", a);
+      }
+    }
+    if (n > 5 && point !== 0) {
+      var t = stack(slot, n - 1, n);
+      el(g, "text", {"class": "count", "data-player": player, "data-point": point, x: t[0], y: t[1] + 5,
+        "font-size": 15, "font-weight": "bold", "text-anchor": "middle", fill: C["count " + player]}, String(n));
+    }
+  }
+}
+function die(g, player, value, cx, cy) {
+  var k = L.die, d = el(g, "g", {"class": "die", "data-player": player, "data-value": value});
+  el(d, "rect", {x: cx - k / 2, y: cy - k / 2, width: k, height: k, rx: 5, fill: C["die " + player],
+    stroke: C["checker " + player + " edge"], "stroke-width": 1.5});
+  (PIPS[value] || []).forEach(function (p) {
+    el(d, "circle", {"class": "pip", cx: cx + p[0] * k / 3.6, cy: cy + p[1] * k / 3.6, r: 3.2,
+      fill: C["die " + player + " pip"]});
+  });
+}
+function cube(g, value, owner, offered, cx, cy) {
+  var k = L.cubeSize, c = el(g, "g", {"class": "cube", "data-value": value,
+    "data-owner": owner === null ? "none" : owner, "data-offered": offered ? "true" : "false"});
+  el(c, "rect", {x: cx - k / 2, y: cy - k / 2, width: k, height: k, rx: 4, fill: C.cube,
+    stroke: C["cube edge"], "stroke-width": 1.5});
+  var shown = value === 1 && owner === null && !offered ? "64" : String(value);
+  var size = shown.length <= 2 ? 18 : (shown.length === 3 ? 14 : 10);
+  el(c, "text", {x: cx, y: cy + size * 0.36, "font-size": size, "font-weight": "bold",
+    "text-anchor": "middle", fill: C["cube text"]}, shown);
+}
+function arrowShapes(t, h) {
+  var dx = h[0] - t[0], dy = h[1] - t[1], len = Math.sqrt(dx * dx + dy * dy);
+  if (len < 1) return [["circle", {cx: h[0], cy: h[1], r: L.radius * 0.6}]];
+  var ux = dx / len, uy = dy / len, hl = Math.min(16, len * 0.6), bx = h[0] - ux * hl, by = h[1] - uy * hl;
+  return [["line", {x1: t[0], y1: t[1], x2: bx, y2: by, "stroke-width": 6}],
+    ["polygon", {points: num(h[0]) + "," + num(h[1]) + " " + num(bx - uy * 9) + "," + num(by + ux * 9) +
+      " " + num(bx + uy * 9) + "," + num(by - ux * 9)}]];
+}
+function anchor(sd, point, i, n) { return stack(L.slots[sd][point], Math.min(i, n - 1), n); }
+function arrow(g, cnt, sd, src, dst, hit) {
+  var cs = cnt[src], cd = cnt[dst];
+  var tail = anchor(sd, src, cs, cs + 1), head = anchor(sd, dst, Math.max(cd - 1, 0), Math.max(cd, 1));
+  var a = el(g, "g", {"class": "arrow", "data-from": src, "data-to": dst, "data-hit": hit ? "true" : "false",
+    opacity: 0.8});
+  arrowShapes(tail, head).forEach(function (s) {
+    if (s[0] === "line") s[1].stroke = C.arrow; else s[1].fill = C.arrow;
+    el(a, s[0], s[1]);
+  });
+  if (hit) el(g, "circle", {"class": "hit", cx: head[0], cy: head[1], r: L.radius + 3, fill: "none",
+    stroke: C.hit, "stroke-width": 3});
+}
+function draw(i) {
+  while (pos.firstChild) pos.removeChild(pos.firstChild);
+  var s = S[i], g = G[s[F.game]], m = M[g.match], cnt = counts(s), onRoll = s[F.onRoll], p, k;
+  for (p = 0; p < 2; p++) {
+    var pips = 0;
+    for (k = 1; k < 26; k++) pips += k * cnt[p][k];
+    band(pos, p, side(p), m.names[p], "score " + g.score[p] + (m.length ? "/" + m.length : ""), pips);
+  }
+  if (m.length) {
+    el(pos, "text", {"class": "length", x: L.column, y: L.mid - L.cubeSize / 2 - 8, "font-size": 11,
+      "text-anchor": "middle", fill: C.number}, m.length + " pt");
+    if (g.crawford) el(pos, "text", {"class": "crawford", x: L.column, y: L.mid + L.cubeSize / 2 + 16,
+      "font-size": 10, "text-anchor": "middle", fill: C.number}, "Crawford");
+  }
+  for (p = 0; p < 2; p++) checkers(pos, p, side(p), cnt[p]);
+  var owner = s[F.owner] < 0 ? null : s[F.owner], c;
+  if (s[F.offered]) {
+    c = L.dice[side(onRoll)];
+    cube(pos, s[F.cube] * 2, owner, true, c[0], c[1]);
+  } else {
+    c = owner === null ? L.cube[0] : L.cube[1 + side(owner)];
+    cube(pos, s[F.cube], owner, false, c[0], c[1]);
+  }
+  var dv = s[F.dice];
+  if (dv && !s[F.offered]) {
+    c = L.dice[side(onRoll)];
+    for (k = 0; k < 2; k++) die(pos, onRoll, +dv.charAt(k), c[0] + (k - 0.5) * (L.die + 8), c[1]);
+  }
+  var lp = s[F.lastPlayer], st = s[F.steps];
+  if (lp >= 0) for (k = 0; k + 2 < st.length; k += 3) arrow(pos, cnt[lp], side(lp), st[k], st[k + 1], !!st[k + 2]);
+  var t = svg.querySelector("title");
+  if (t) t.textContent = "Backgammon board, Position ID " + s[F.pid] + ", Match ID " + s[F.mid] + ": " +
+    m.names[1 - bottom] + " (top) and " + m.names[bottom] + " (bottom)";
+  svg.setAttribute("data-bottom", bottom);
+  svg.setAttribute("data-on-roll", onRoll);
+  svg.setAttribute("data-position-id", s[F.pid]);
+  svg.setAttribute("data-match-id", s[F.mid]);
+}
+function text(id, t) { var e = $(id); if (e) e.textContent = t; }
+function gameStart(i) { var g = S[i][F.game]; while (i > 0 && S[i - 1][F.game] === g) i--; return i; }
+var revealing = false, hashTimer = null;
+function reveal() {
+  // once a frame at most: reading the layout after every step would make a
+  // held-down arrow key lay the page out each time
+  if (revealing) return;
+  revealing = true;
+  requestAnimationFrame(function () {
+    revealing = false;
+    var pane = $("moves"), a = current;
+    if (!a || !pane || pane.scrollHeight <= pane.clientHeight + 1) return;
+    var pr = pane.getBoundingClientRect(), ar = a.getBoundingClientRect();
+    if (ar.top < pr.top || ar.bottom > pr.bottom) pane.scrollTop += ar.top - pr.top - pr.height / 3;
+  });
+}
+function setHash(frag) {
+  // after the last of a quick run of steps (browsers throttle history calls)
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(function () {
+    try { history.replaceState(null, "", "#" + frag); } catch (e) { /* a file: page may refuse */ }
+  }, 150);
+}
+function show(i, keepHash) {
+  if (!S.length) return;
+  i = Math.max(0, Math.min(S.length - 1, i));
+  var s = S[i], g = G[s[F.game]], m = M[g.match];
+  cur = i;
+  draw(i);
+  text("pid", s[F.pid]);
+  text("mid", s[F.mid]);
+  text("xgid", "XGID=" + s[F.xgid]);
+  var a = links[i], what = a ? a.querySelector(".t").textContent : "";
+  var where = (M.length > 1 ? "Match " + (g.match + 1) + ", game " : "Game ") + g.number +
+    (s[F.move] === null ? ", end" : ", move " + s[F.move]);
+  text("status-text", where + ": " + m.names[s[F.actor]] + " to act (" + what + ")");
+  text("counter", (i + 1) + " / " + S.length);
+  if (current) { current.classList.remove("current"); current.removeAttribute("aria-current"); }
+  current = a || null;
+  if (a) { a.classList.add("current"); a.setAttribute("aria-current", "step"); reveal(); }
+  var sections = document.querySelectorAll("section.match");
+  for (var k = 0; k < sections.length; k++) sections[k].classList.toggle("inactive", M.length > 1 && k !== g.match);
+  var here = $("here"), list = s[F.diags];
+  while (here.firstChild) here.removeChild(here.firstChild);
+  if (list.length) {
+    var ul = document.createElement("ul");
+    list.forEach(function (di) {
+      var d = D.diags[di], li = document.createElement("li"), b = document.createElement("span");
+      li.className = "diag " + d[1];
+      b.className = "badge " + d[1];
+      b.textContent = d[0];
+      li.appendChild(b);
+      li.appendChild(document.createTextNode(" " + d[2] + (d[3] ? " (" + d[3] + ")" : "")));
+      ul.appendChild(li);
+    });
+    here.appendChild(ul);
+  }
+  here.hidden = !list.length;
+  document.body.setAttribute("data-index", i);
+  document.body.setAttribute("data-frag", s[F.frag]);
+  $("b-first").disabled = $("b-prev").disabled = i === 0;
+  $("b-last").disabled = $("b-next").disabled = i === S.length - 1;
+  $("b-prev-game").disabled = i === 0;
+  $("b-next-game").disabled = S[S.length - 1][F.game] === s[F.game];
+  if (keepHash) clearTimeout(hashTimer); else setHash(s[F.frag]);
+}
+function resolve(h) {
+  var r = /^(?:match(\d+)-)?(?:g(\d+)(?:m(\d+)([lr])?|(end))?|s(\d+)|L(\d+)(?:c(\d+))?)$/.exec(h), i, s, g;
+  if (!r) return -1;
+  if (r[6] !== undefined) return +r[6] < S.length ? +r[6] : -1;
+  var k = r[1] ? +r[1] - 1 : 0;
+  if (r[7] !== undefined) {
+    var line = +r[7], col = r[8] === undefined ? null : +r[8], best = -1, after = -1, last = -1;
+    for (i = 0; i < S.length; i++) {
+      s = S[i];
+      if (G[s[F.game]].match !== k) continue;
+      last = i;
+      if (s[F.line] === line && (col === null ? best < 0 : s[F.col] <= col)) best = i;
+      else if (after < 0 && (s[F.line] > line || (s[F.line] === line && col !== null && s[F.col] > col))) after = i;
+    }
+    return best >= 0 ? best : (after >= 0 ? after : last);
+  }
+  var gn = +r[2];
+  for (i = 0; i < S.length; i++) {
+    s = S[i]; g = G[s[F.game]];
+    if (g.match !== k || g.number !== gn) continue;
+    if (r[3] !== undefined) {
+      if (s[F.move] !== +r[3]) continue;
+      if (r[4] && s[F.actor] !== (r[4] === "l" ? 0 : 1)) continue;
+    } else if (r[5] && s[F.move] !== null) continue;
+    return i;
+  }
+  return -1;
+}
+function fromHash() {
+  var h = location.hash.replace(/^#/, ""), i = -1;
+  try { h = decodeURIComponent(h); } catch (e) { /* keep it */ }
+  if (h) i = resolve(h);
+  text("hash-note", h && i < 0 ? "No position matches #" + h + "; showing the first." : "");
+  show(i < 0 ? 0 : i, i >= 0);
+}
+function next() { show(cur + 1); }
+function prev() { show(cur - 1); }
+function first() { show(0); }
+function last() { show(S.length - 1); }
+function nextGame() {
+  for (var j = cur + 1; j < S.length; j++) if (S[j][F.game] !== S[cur][F.game]) { show(j); return; }
+}
+function prevGame() {
+  var start = gameStart(cur);
+  show(start < cur ? start : (cur > 0 ? gameStart(cur - 1) : 0));
+}
+function flip() { bottom = 1 - bottom; if (cur >= 0) draw(cur); }
+var anchors = document.querySelectorAll("a.act[data-s]");
+for (var k = 0; k < anchors.length; k++) links[+anchors[k].getAttribute("data-s")] = anchors[k];
+$("b-first").addEventListener("click", first);
+$("b-prev-game").addEventListener("click", prevGame);
+$("b-prev").addEventListener("click", prev);
+$("b-next").addEventListener("click", next);
+$("b-next-game").addEventListener("click", nextGame);
+$("b-last").addEventListener("click", last);
+$("b-flip").addEventListener("click", flip);
+document.addEventListener("keydown", function (e) {
+  if (e.altKey || e.ctrlKey || e.metaKey || !S.length) return;
+  var t = e.target && e.target.tagName;
+  if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT") return;
+  var act = {ArrowRight: next, ArrowLeft: prev, ArrowDown: nextGame, ArrowUp: prevGame,
+    PageDown: nextGame, PageUp: prevGame, Home: first, End: last, f: flip, F: flip}[e.key];
+  if (act) { e.preventDefault(); act(); }
+});
+window.addEventListener("hashchange", fromHash);
+document.body.classList.add("js");
+if (S.length) fromHash();
+})();
+"""
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="gamao">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+<header class="top"><h1>{heading}</h1><p>{path} \u00b7 {summary}</p></header>
+<main class="replay">
+<div class="board-pane">
+<p class="status" id="status" aria-live="polite"><span id="status-text"></span><span class="counter" id="counter"></span></p>
+{board}
+<nav class="controls" aria-label="Replay controls">
+<button type="button" id="b-first" title="First position (Home)" aria-label="First position"{disabled}>first</button>
+<button type="button" id="b-prev-game" title="Previous game (Up)" aria-label="Previous game"{disabled}>&#x00AB; game</button>
+<button type="button" id="b-prev" title="Previous action (Left)" aria-label="Previous action"{disabled}>&#x2039; back</button>
+<button type="button" id="b-next" title="Next action (Right)" aria-label="Next action"{disabled}>next &#x203A;</button>
+<button type="button" id="b-next-game" title="Next game (Down)" aria-label="Next game"{disabled}>game &#x00BB;</button>
+<button type="button" id="b-last" title="Last position (End)" aria-label="Last position"{disabled}>last</button>
+<button type="button" id="b-flip" title="Turn the board round (F)" aria-label="Turn the board round"{disabled}>flip</button>
+</nav>
+<p class="hash-note" id="hash-note"></p>
+<dl class="ids">
+<dt>Position ID</dt><dd><code id="pid">{pid}</code></dd>
+<dt>Match ID</dt><dd><code id="mid">{mid}</code></dd>
+<dt>XGID</dt><dd><code id="xgid">{xgid}</code></dd>
+</dl>
+<div class="here" id="here" aria-live="polite" hidden></div>
+<noscript><p>The board shows the first position; stepping through the match needs JavaScript.</p></noscript>
+</div>
+<div class="moves-pane" id="moves">
+{sections}
+</div>
+</main>
+{diagnostics}
+<script type="application/json" id="gamao-data">{data}</script>
+<script>{script}</script>
+</body>
+</html>
+"""
+
+_REPORT = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="gamao">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+<header class="top"><h1>{title}</h1><p>{summary}</p></header>
+<main class="report">
+{body}
+</main>
+</body>
+</html>
+"""
