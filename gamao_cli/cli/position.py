@@ -5,6 +5,8 @@ import sys
 
 import click
 
+from gamao_cli.rules import Position
+
 from . import exit_codes
 from .options import fail_usage
 
@@ -20,18 +22,29 @@ from .options import fail_usage
 @click.option("--id", "ident", metavar="ID",
               help="Show this position instead: an XGID, or a GNU Backgammon Position ID "
                    "with an optional :MatchID.")
+@click.option("--format", "-f", "fmt", type=click.Choice(("text", "svg")), default="text",
+              show_default=True,
+              help="text: the board as GNU Backgammon's text board, with the IDs; svg: a "
+                   "standalone SVG picture of the board (no fonts or files outside it).")
+@click.option("-o", "--output", "output", type=click.Path(allow_dash=True), default="-",
+              help="Where to write (default - : standard output).")
+@click.option("--force", is_flag=True, help="Replace an existing output file.")
 def position(file: str | None, game: int, move: int, player: str | None,
-             ident: str | None) -> None:
+             ident: str | None, fmt: str, output: str, force: bool) -> None:
     """Print the position before a move of a match, as an ASCII board with its
-    GNU Backgammon Position ID, Match ID and XGID; or the board of an ID.
+    GNU Backgammon Position ID, Match ID and XGID (or as an SVG picture); or
+    the board of an ID, or of an eXtreme Gammon position file (.xgp).
 
     \b
     Examples:
       gamao position match.mat --game 2 --move 14
       gamao position match.mat -g 2 -m 14 --player right
+      gamao position match.mat -g 2 -m 14 --format svg -o board.svg
       gamao position --id 'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:5:10'
-      gamao position --id 4HPwATDgc/ABMA:MACmAAAAAAAE
+      gamao position --id 4HPwATDgc/ABMA:MACmAAAAAAAE --format svg > board.svg
+      gamao position quiz.xgp
     """
+    emit = _Output(output, force)
     from gamao_cli import formats
     from gamao_cli.errors import InputError
     from gamao_cli.render.text import board_from_id, snapshot_board
@@ -40,7 +53,13 @@ def position(file: str | None, game: int, move: int, player: str | None,
 
     if ident:
         try:
-            click.echo(board_from_id(ident))
+            if fmt == "svg":
+                from gamao_cli.ids import parse_position
+                from gamao_cli.render.svg import board as svg_board
+                me, opp, state = parse_position(ident)
+                emit(svg_board(Position(tuple(me), tuple(opp)), state=state))
+            else:
+                emit(board_from_id(ident))
         except ValueError as exc:
             click.echo(f"gamao: {exc}", err=True)
             sys.exit(exit_codes.USAGE)
@@ -50,7 +69,7 @@ def position(file: str | None, game: int, move: int, player: str | None,
     try:
         source = formats.open_source(file)
         if formats.detect(source.head()).name == "xg" and _is_position_file(source):
-            _print_position_file(file, source)
+            _print_position_file(file, source, fmt, emit)
             return
         matches = list(formats.read_source(source))
     except InputError as exc:
@@ -67,10 +86,34 @@ def position(file: str | None, game: int, move: int, player: str | None,
         click.echo(f"gamao: {file}: {exc}", err=True)
         sys.exit(exit_codes.USAGE)
     names = tuple(n or f"player {i + 1}" for i, n in enumerate(match.players))
+    if fmt == "svg":
+        from gamao_cli.render.svg import board as svg_board
+        emit(svg_board(snap, names=names))
+        return
     who = names[snap.action.player]
-    click.echo(f"{file}: game {game}, move {move}: {who} to act ({snap.action.text()})")
-    click.echo(snapshot_board(snap, names))
-    click.echo(f"XGID={snap.xgid.split('=', 1)[1]}")
+    emit(f"{file}: game {game}, move {move}: {who} to act ({snap.action.text()})\n"
+         + snapshot_board(snap, names) + f"\nXGID={snap.xgid.split('=', 1)[1]}")
+
+
+class _Output:
+    """Writes the command's one output: to standard output, or atomically to a file."""
+
+    def __init__(self, output: str, force: bool):
+        self.output = output
+        self.force = force
+
+    def __call__(self, text: str) -> None:
+        if self.output == "-":
+            click.echo(text)
+            return
+        from gamao_cli.errors import OutputError
+        from gamao_cli.formats.textio import atomic_write
+        try:
+            atomic_write(self.output, text if text.endswith("\n") else text + "\n",
+                         force=self.force)
+        except OutputError as exc:
+            click.echo(f"gamao: {exc}", err=True)
+            sys.exit(exit_codes.USAGE)
 
 
 def _is_position_file(source) -> bool:
@@ -78,7 +121,7 @@ def _is_position_file(source) -> bool:
     return is_position_file(*read_xg_records(source.read_bytes(), source.label))
 
 
-def _print_position_file(file: str, source) -> None:
+def _print_position_file(file: str, source, fmt: str, emit: _Output) -> None:
     """An eXtreme Gammon position file (.xgp): its board and IDs."""
     from gamao_cli.formats.xg import read_position
     from gamao_cli.ids.xgid import xgid_of_state
@@ -89,6 +132,9 @@ def _print_position_file(file: str, source) -> None:
     what = (f"{names[pos.player]} to roll or double" if pos.decision == "cube"
             else f"{names[pos.player]} to play {pos.dice[0]}{pos.dice[1]}")
     state = pos.match_state()
-    click.echo(f"{file}: position: {what}")
-    click.echo(draw_board(pos.me, pos.opp, state, names=names))
-    click.echo(f"XGID={xgid_of_state(pos.me, pos.opp, state).split('=', 1)[1]}")
+    if fmt == "svg":
+        from gamao_cli.render.svg import board as svg_board
+        emit(svg_board(Position(pos.me, pos.opp), state=state, names=names))
+        return
+    emit(f"{file}: position: {what}\n" + draw_board(pos.me, pos.opp, state, names=names)
+         + f"\nXGID={xgid_of_state(pos.me, pos.opp, state).split('=', 1)[1]}")

@@ -20,7 +20,7 @@ from gamao_cli.replay.diagnostics import Diagnostic
 
 from .exit_codes import Status
 
-FORMATS = ("text", "json", "jsonl", "github", "junit")
+FORMATS = ("text", "json", "jsonl", "github", "junit", "html")
 STREAMED = ("text", "jsonl", "github")
 JSON_SCHEMA_VERSION = 1
 

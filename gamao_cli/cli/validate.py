@@ -10,14 +10,19 @@ from . import exit_codes
 from .files import iter_files, iter_input_files, run_files
 from .options import (color_option, fail_usage, glob_option, ignore_option, jobs_option,
                       paths_argument, select_option, strict_option, use_colour)
-from .reporters import FORMATS, STREAMED, Tally, render, stream
+from .reporters import FORMATS, STREAMED, Tally, render, stream, summary_line
 
 
 @click.command(epilog=exit_codes.HELP)
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: path:line:col: CODE severity message; json: one document; jsonl: one "
-                   "object per diagnostic; github: GitHub Actions annotations; junit: JUnit XML.")
+                   "object per diagnostic; github: GitHub Actions annotations; junit: JUnit XML; "
+                   "html: a report page linking each diagnostic to its position in a replay "
+                   "page of its file (written with --html-dir).")
+@click.option("--html-dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="With --format html: the folder for the report (index.html) and a replay "
+                   "page of every file with findings.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line (text format).")
 @strict_option
 @select_option
@@ -25,7 +30,7 @@ from .reporters import FORMATS, STREAMED, Tally, render, stream
 @glob_option
 @jobs_option
 @color_option
-def validate(paths: tuple[str, ...], fmt: str, quiet: bool, strict: bool,
+def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool, strict: bool,
              select: tuple[str, ...] | None, ignore: tuple[str, ...] | None,
              globs: tuple[str, ...], jobs: int | None, color: bool | None) -> None:
     """Replay every game of the match files in PATHS under the rules of
@@ -41,9 +46,12 @@ def validate(paths: tuple[str, ...], fmt: str, quiet: bool, strict: bool,
       gamao validate --strict --jobs 4 archive/
       gamao validate --format json --ignore GM103 match.mat
       cat match.mat | gamao validate -
+      gamao validate --format html --html-dir report/ archive/
     """
     from gamao_cli.replay.check import check_file
 
+    if (fmt == "html") != (html_dir is not None):
+        fail_usage("--format html and --html-dir go together: the report is a folder of pages")
     files = list(iter_input_files(paths, globs))
     if not files:
         fail_usage("no match files found in " + ", ".join(paths))
@@ -54,6 +62,12 @@ def validate(paths: tuple[str, ...], fmt: str, quiet: bool, strict: bool,
         tally = stream(fmt, iter_files(func, files, jobs),
                        lambda text: click.echo(text, nl=False, color=colour),
                        colour=colour, quiet=quiet, strict=strict)
+    elif fmt == "html":
+        from .html_report import write_html_report
+        results = run_files(func, files, jobs)
+        write_html_report(results, html_dir)
+        click.echo(summary_line(Tally.of(results)), err=False)
+        tally = Tally.of(results, strict)
     else:  # one document listing every file
         results = run_files(func, files, jobs)
         click.echo(render(fmt, results, colour=colour, quiet=quiet, strict=strict), nl=False,

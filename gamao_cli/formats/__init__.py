@@ -12,8 +12,9 @@ pre-commit hook and the fuzz harness all come from this table.
 Adding a format is adding its folder (a class implementing
 :class:`~gamao_cli.formats.base.Format`) and one line below.
 
->>> [f.name for f in FORMATS.values()]
-['xg', 'sgf', 'json', 'mat']
+>>> from gamao_cli import formats
+>>> [f.name for f in formats.FORMATS.values()]
+['xg', 'sgf', 'json', 'mat', 'html']
 >>> detect(b"(;GM[6]").name, detect(b"{").name, detect(b" 1 point match").name
 ('sgf', 'json', 'mat')
 >>> [m.length for m in parse_text(" 3 point match\\n", "x.mat")]
@@ -41,6 +42,7 @@ _REGISTRY = (
     "gamao_cli.formats.sgf:SgfFormat",
     "gamao_cli.formats.json:JsonFormat",
     "gamao_cli.formats.mat:MatFormat",
+    "gamao_cli.render.page_format:HtmlFormat",   # written only: the replay page
 )
 
 
@@ -49,8 +51,22 @@ def _load(entry: str) -> Format:
     return getattr(importlib.import_module(module), cls)()
 
 
-#: Every format by name, in detection order.
-FORMATS: dict[str, Format] = {f.name: f for f in map(_load, _REGISTRY)}
+_LOADED: dict[str, Format] = {}
+
+
+def _formats() -> dict[str, Format]:
+    """Every format by name, in detection order, loaded on first use (a
+    format's module may itself import :mod:`gamao_cli.formats`)."""
+    if not _LOADED:
+        loaded = {f.name: f for f in map(_load, _REGISTRY)}
+        _LOADED.update(loaded)
+    return _LOADED
+
+
+def __getattr__(name: str):
+    if name == "FORMATS":   # every format by name, in detection order
+        return _formats()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: The format that takes any text no other format claims.
 FALLBACK = "mat"
@@ -58,15 +74,15 @@ FALLBACK = "mat"
 
 def get(name: str) -> Format:
     """The format called ``name`` (``KeyError`` if there is none)."""
-    return FORMATS[name]
+    return _formats()[name]
 
 
 def readable() -> list[Format]:
-    return [f for f in FORMATS.values() if f.capabilities.read]
+    return [f for f in _formats().values() if f.capabilities.read]
 
 
 def writable() -> list[Format]:
-    return [f for f in FORMATS.values() if f.capabilities.write]
+    return [f for f in _formats().values() if f.capabilities.write]
 
 
 def file_endings() -> tuple[str, ...]:
@@ -87,10 +103,11 @@ def file_endings() -> tuple[str, ...]:
 def detect(head: bytes) -> Format:
     """The format of an input from its first bytes: the first that sniffs
     them, else the match file (which explains what it finds instead)."""
-    for f in FORMATS.values():
-        if f.name != FALLBACK and f.sniff(head):
+    table = _formats()
+    for f in table.values():
+        if f.name != FALLBACK and f.capabilities.read and f.sniff(head):
             return f
-    return FORMATS[FALLBACK]
+    return table[FALLBACK]
 
 
 # -- reading ----------------------------------------------------------------
@@ -131,5 +148,5 @@ def parse_text(text: str, label: str = "") -> list[Match]:
     names it in messages)."""
     fmt = detect(text[:HEAD_SIZE].encode("utf-8", "surrogatepass"))
     if fmt.capabilities.binary:
-        fmt = FORMATS[FALLBACK]
+        fmt = _formats()[FALLBACK]
     return list(fmt.read_text(text, label))

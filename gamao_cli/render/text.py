@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from gamao_cli.ids import decode_match_id, decode_position_id, parse_xgid
+from gamao_cli.ids import parse_position
+from gamao_cli.ids.xgid import xgid_of_state
 from gamao_cli.ids.gnubg import Board, MatchState, _check_board, match_id, position_id
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -144,13 +145,8 @@ def board_from_id(text: str, names: tuple[str, str] = ("X", "O")) -> str:
     >>> print(board_from_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:4:3:1:5:10").splitlines()[1])
                      Match ID   : 8ImlADAAIAAE
     """
-    text = text.strip()
-    if text.upper().startswith("XGID=") or text.count(":") >= 8:
-        st = parse_xgid(text)
-        return (draw_board(st.me, st.opp, st.match_state(), names=names)
-                + f"\nXGID={st.to_xgid().split('=', 1)[1]}")
-    pos_text, _, mid = text.partition(":")
-    me, opp = decode_position_id(pos_text)
-    if mid:
-        return draw_board(me, opp, decode_match_id(mid), names=names)
-    return draw_board(me, opp, names=names)
+    me, opp, state = parse_position(text)
+    board = draw_board(me, opp, state, names=names)
+    if state is None:
+        return board
+    return board + f"\nXGID={xgid_of_state(me, opp, state).split('=', 1)[1]}"

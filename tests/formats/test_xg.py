@@ -419,3 +419,16 @@ def test_a_beaver_and_its_answer():
     game = read_xg(_edited_charlot(beaver))[0].games[0]
     i = next(k for k, a in enumerate(game.actions) if isinstance(a, m.Double))
     assert game.actions[i:i + 3] == [m.Double(1, 2), m.Double(0, 4, "beaver"), m.Take(1)]
+
+
+def test_a_huge_count_of_automatic_doubles_is_damage_not_a_huge_cube():
+    """Found by test_random_damage_inside_the_game_stream: a game header
+    saying 10,000 automatic doubles made a cube of 2**10000, whose value no
+    message could print (Python's 4,300-digit limit)."""
+    def many(stream):
+        at = 1 * rec.RECORD_SIZE                  # the first game header
+        struct.pack_into("<i", stream, at + 64, 10_000)
+
+    with pytest.raises(DamagedFile) as err:
+        read_xg(_edited_charlot(many))
+    assert "automatic doubles" in str(err.value) and err.value.offset is not None

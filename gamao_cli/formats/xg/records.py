@@ -569,12 +569,26 @@ def _match_header(r: bytes, index: int, at: int) -> MatchHeader:
         time_setting=time_setting)
 
 
+#: The most automatic doubles gamao accepts at the start of a game: XG's
+#: cube never passes 2**12, and a value beyond this is damage.
+MAX_AUTO_DOUBLES = 12
+
+
+def _auto_doubles(r: bytes, at: int, where: int, what: str, index: int) -> int:
+    n = _i(r, where)
+    if not 0 <= n <= MAX_AUTO_DOUBLES:
+        raise RecordError(f"{what} {index}: {n} automatic doubles (XG writes 0 to "
+                          f"{MAX_AUTO_DOUBLES})", at + where)
+    return n
+
+
 def _game_header(r: bytes, index: int, at: int, version: int) -> GameHeader:
     s1, s2 = _u("ii", r, 12)
     return GameHeader(index=index, offset=at, score1=s1, score2=s2, crawford=bool(r[20]),
                       position=_pos(r, 21), game_number=_i(r, 48), in_progress=bool(r[52]),
                       comment_header=_i(r, 56), comment_footer=_i(r, 60),
-                      auto_doubles=_i(r, 64) if version >= 26 else 0)
+                      auto_doubles=_auto_doubles(r, at, 64, "game header", index)
+                      if version >= 26 else 0)
 
 
 def _cube_analysis(r: bytes) -> CubeAnalysis | None:
@@ -616,7 +630,7 @@ def _cube_action(r: bytes, index: int, at: int, version: int) -> CubeAction:
         error_double=_d(r, 200), error_take=_d(r, 216), error_beaver=_d(r, 240),
         error_raccoon=_d(r, 248), dice_rolled=short_string(r, 208, 2),
         rollout_index=_i(r, 224), invalid=_i(r, 260), flagged=bool(r[288]), comment=_i(r, 292),
-        auto_doubles=_i(r, 300) if version >= 27 else 0)
+        auto_doubles=_auto_doubles(r, at, 300, "cube record", index) if version >= 27 else 0)
 
 
 _CANDIDATE_MOVES = struct.Struct("<256b")     # 32 candidates x 8 move values
@@ -658,7 +672,8 @@ def _checker_move(r: bytes, index: int, at: int, version: int) -> CheckerMove:
         error=_d(r, 2312), luck=_d(r, 2320), choice=_i(r, 2328), initial_equity=_d(r, 2336),
         raw=r,
         analysis_level=_i(r, 2472), invalid=_i(r, 2480), flagged=bool(r[2520]),
-        comment=_i(r, 2524), auto_doubles=_i(r, 2540) if version >= 27 else 0)
+        comment=_i(r, 2524),
+        auto_doubles=_auto_doubles(r, at, 2540, "move record", index) if version >= 27 else 0)
 
 
 def _game_end(r: bytes, index: int, at: int) -> GameEnd:
