@@ -686,6 +686,7 @@ def test_selfplay_exports_decode_consistently():
 # ---------------------------------------------------------------------------
 
 def test_draw_board_start():
+    # player 1 (Bob) on roll: gnubg's X, at the bottom; Alice (player 0) is O at the top
     state = MatchState(on_roll=1, turn=1, dice=(6, 5), cube=2, cube_owner=0, score=(3, 1), length=7)
     out = draw_board(START, START, state, names=("Alice", "Bob"))
     lines = out.splitlines()
@@ -693,11 +694,13 @@ def test_draw_board_start():
     mid = re.search(r"Match ID   : (\S+)", out).group(1)
     ms = decode_match_id(mid)
     assert (ms.on_roll, ms.dice, ms.cube, ms.cube_owner, ms.score, ms.length) == (1, (6, 5), 2, 0, (3, 1), 7)
-    assert lines[2].startswith(" +13-14-15-16-17-18") and lines[2].endswith("X: Alice (Cube: 2)")
-    assert lines[14].startswith(" +12-11-10--9--8--7") and lines[14].endswith("O: Bob")
+    assert lines[2].startswith(" +13-14-15-16-17-18") and lines[2].endswith("O: Alice (Cube: 2)")
+    assert lines[14].startswith(" +12-11-10--9--8--7") and lines[14].endswith("X: Bob")
+    assert lines[8].startswith("v|") and lines[8].endswith("7 points match")
     assert mid == match_id(state)  # the board's Match ID is the state's own
-    assert "Rolled 65" in out and "7 point match" in out
-    assert "3 points" in lines[3] and "1 point" in lines[13]  # Alice (top) 3, Bob (bottom, on roll) 1
+    assert lines[12].endswith("Rolled 65")
+    assert lines[3].endswith("3 points") and lines[13].endswith("1 point")  # Alice (top) 3, Bob (bottom) 1
+    assert lines[15] == "Pip counts: O 167, X 167"
 
 
 def test_draw_board_tall_stacks_and_bar():
@@ -705,16 +708,20 @@ def test_draw_board_tall_stacks_and_bar():
     opp = [0] * 26
     me[6], me[25], me[0] = 9, 2, 4
     opp[1], opp[25], opp[0] = 12, 1, 2
+    # no state: player 0 on roll, so "me" is O at the top, numbered from its side
     out = draw_board(tuple(me), tuple(opp))
-    assert "9" in out and "C" in out  # 9 on my 6-point, 12 (C) on the opponent's ace point
-    assert "borne off X 4, O 2" in out
     rows = out.splitlines()
-    assert rows[8][21:24] == "BAR"
-    assert [r[21:24].strip() for r in rows[9:14]] == ["", "", "", "X", "X"]  # my two on the bar
-    assert [r[21:24].strip() for r in rows[3:8]] == ["O", "", "", "", ""]  # the opponent's one
-    # the opponent's 12 checkers on my 24-point (top right), my 9 on my 6-point
-    assert [r[41] for r in rows[3:8]] == ["O", "O", "O", "O", "C"]
-    assert [r[26] for r in rows[9:14]] == ["9", "X", "X", "X", "X"]
+    assert rows[8][21:24] == "BAR" and rows[8][0] == "^"
+    assert [r[21:24].strip() for r in rows[3:8]] == ["O", "O", "", "", ""]  # my two on the bar (top)
+    assert [r[21:24].strip() for r in rows[9:14]] == ["", "", "", "", "X"]  # the opponent's one
+    # my 9 on my 6-point: X's 19-point, top right's first column; the
+    # opponent's 12 on its ace point: bottom right
+    assert [r[26] for r in rows[3:8]] == ["O", "O", "O", "O", "9"]
+    assert [r[41] for r in rows[9:14]] == ["C", "X", "X", "X", "X"]
+    # borne off, right of the board: my 4 at the top, the opponent's 2 at the bottom
+    assert [r[45:46] for r in rows[3:8]] == ["O", "O", "O", "O", ""]
+    assert [r[45:46] for r in rows[9:14]] == ["", "", "", "X", "X"]
+    assert rows[15] == f"Pip counts: O {9 * 6 + 2 * 25}, X {12 + 25}"
     assert position_id(tuple(me), tuple(opp)) in out
 
 

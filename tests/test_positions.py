@@ -111,5 +111,31 @@ def test_position_from_ids():
     assert re.search(r"gamao: .*nonsense", r.output)
 
 
+def test_position_board_is_gnubgs_layout():
+    """The left-column player (gnubg's player 0) plays O at the top, the
+    right-column player X at the bottom, whoever is to act."""
+    path = str(EXAMPLES / "gnubg-selfplay-5pt.mat")
+    for player, marker, top, bottom in (("left", "^", " +12-11", " +13-14"), ("right", "v", " +13-14", " +12-11")):
+        r = CliRunner().invoke(main, ["position", path, "--game", "1", "--move", "2", "--player", player])
+        assert r.exit_code == 0, r.output
+        lines = r.output.splitlines()
+        assert lines[3].startswith(top) and lines[3].endswith("O: Player_1")
+        assert lines[15].startswith(bottom) and lines[15].endswith("X: Player_2")
+        assert lines[9].startswith(marker + "|")
+        assert re.fullmatch(r"Pip counts: O \d+, X \d+", lines[16])
+
+
+def test_readme_position_output_is_what_gamao_prints():
+    """The README's tour shows ``gamao position`` as it prints."""
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    cmd = "$ gamao position examples/gnubg-selfplay-5pt.mat --game 1 --move 2\n"
+    shown = readme[readme.index(cmd) + len(cmd):].split("\n$ ", 1)[0].splitlines()
+    r = CliRunner().invoke(main, ["position", str(EXAMPLES / "gnubg-selfplay-5pt.mat"), "--game", "1", "--move", "2"])
+    assert r.exit_code == 0
+    printed = r.output.splitlines()
+    assert shown[1:] == printed[1:]  # the first line names the file by its path
+    assert shown[0].split(": ", 1)[1] == printed[0].split(": ", 1)[1]
+
+
 def test_board_from_position_id_alone():
     assert "4HPwATDgc/ABMA" in board_from_id("4HPwATDgc/ABMA")

@@ -1,7 +1,8 @@
-"""The text board, in the style of GNU Backgammon's."""
+"""The text board, drawn as GNU Backgammon's ``show board`` draws it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gamao_cli.ids import parse_position
 from gamao_cli.ids.xgid import xgid_of_state
@@ -10,45 +11,84 @@ from gamao_cli.ids.gnubg import Board, MatchState, _check_board, match_id, posit
 if TYPE_CHECKING:  # pragma: no cover
     from gamao_cli.replay.snapshots import Snapshot
 
+#: The names a board gives its players when it is told none.
+DEFAULT_NAMES = ("player 1", "player 2")
+
+# gnubg's words for what a resignation gives up
+_RESIGNS = ("single game", "gammon", "backgammon")
+
+# the fifth row of a point (and of the bar), by the number of checkers there:
+# blank up to four, the checker's letter at five, the count above five (6..9,
+# then A..F for 10..15)
+_FIFTH = "     {}6789ABCDEF"
+
+# the point numbers of the two edges, from the side of the player on roll:
+# X (gnubg's player 1, drawn at the bottom) or O (player 0, at the top)
+_NUMBERS_HIGH = " +13-14-15-16-17-18------19-20-21-22-23-24-+"
+_NUMBERS_LOW = " +12-11-10--9--8--7-------6--5--4--3--2--1-+"
+_BAR_LINE = "|                  |BAR|                  |"
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def draw_board(
     me: Sequence[int],
     opp: Sequence[int],
     state: MatchState | None = None,
     *,
-    names: tuple[str, str] = ("X", "O"),
+    names: tuple[str, str] = DEFAULT_NAMES,
     show_score: bool | None = None,
 ) -> str:
-    """An ASCII board in the style of gnubg's text board.
+    """The text board GNU Backgammon 1.07 prints for ``show board``.
 
-    ``state`` is the match state of the position (who is on roll, the dice,
-    the cube, the score and length; a fresh money game when None): the board
-    shows it and its Match ID is the state's own. Player 0 (``names[0]``)
-    plays the ``X`` checkers, player 1 the ``O`` checkers; ``state.on_roll``
-    says which of them ``me`` belongs to. The player on roll sits at the
-    bottom, moving right to left along the lower row to the home board at the
-    bottom right; the points are numbered from that player's side (1..12
-    below, 13..24 above). Stacks taller than five show their count in the
-    fifth row. ``show_score``: write the score beside the board (by default
-    when ``state`` is given).
+    ``me`` is the side of the player on roll, ``opp`` the other (26 counts:
+    0 borne off, 1..24 the points from that side's own ace point, 25 the
+    bar); ``state`` is the match state of the position (who is on roll, the
+    dice, the cube, the score and length; a fresh money game with player 0 on
+    roll when None), and the Match ID the board prints is the state's own.
+    Players are numbered as gnubg numbers them: player 0 (``names[0]``, the
+    left column of a match file) plays the ``O`` checkers at the top, player 1
+    (``names[1]``) the ``X`` checkers at the bottom, whoever is on roll;
+    ``state.on_roll`` says which of them ``me`` belongs to. X moves right to
+    left along the lower row to its home board at the bottom right, O left to
+    right along the upper row to the top right. The points are numbered from
+    the side of the player on roll, and the ``v`` (X on roll) or ``^`` (O on
+    roll) left of the bar line points at that player. Borne-off checkers
+    stand in columns of five right of the board, each side's at its own
+    edge; a stack of more than five shows its count in its fifth row.
+
+    Beside the board, as gnubg writes them: each player's letter and name at
+    their edge (with ``(Cube: N)`` for the cube's owner), their score, the
+    dice rolled or "On roll" beside the player on roll (and a resignation
+    they offer), and on the bar line the match length with the centred cube
+    (or "(Crawford game)"); while a double awaits an answer, "Cube offered at
+    N" beside the player who must answer, instead of the dice and the cube.
+    ``show_score``: write the scores (by default when ``state`` is given).
+
+    Below the board, the pip counts as gnubg's text export writes them.
+    Unlike gnubg, lines carry no trailing blanks and names are not cut at 31
+    characters.
 
     >>> start = (0,) * 6 + (5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
-    >>> print(draw_board(start, start, MatchState(dice=(3, 1), length=5)))
+    >>> print(draw_board(start, start, MatchState(dice=(3, 1), length=5), names=("Ann", "Bob")))
      GNU Backgammon  Position ID: 4HPwATDgc/ABMA
                      Match ID   : MIGlAAAAAAAE
-     +13-14-15-16-17-18------19-20-21-22-23-24-+     O: O
+     +12-11-10--9--8--7-------6--5--4--3--2--1-+     O: Ann
      | X           O    |   | O              X |     0 points
-     | X           O    |   | O              X |
+     | X           O    |   | O              X |     Rolled 31
      | X           O    |   | O                |
      | X                |   | O                |
      | X                |   | O                |
-     |                  |BAR|                  |     5 point match
+    ^|                  |BAR|                  |     5 points match (Cube: 1)
      | O                |   | X                |
      | O                |   | X                |
      | O           X    |   | X                |
-     | O           X    |   | X              O |     Rolled 31
+     | O           X    |   | X              O |
      | O           X    |   | X              O |     0 points
-     +12-11-10--9--8--7-------6--5--4--3--2--1-+     X: X
-     X on roll; pips X 167, O 167; borne off X 0, O 0
+     +13-14-15-16-17-18------19-20-21-22-23-24-+     X: Bob
+    Pip counts: O 167, X 167
     """
     me_t, opp_t = _check_board(me, opp)
     if show_score is None:
@@ -58,79 +98,95 @@ def draw_board(
     on_roll = state.on_roll
     if on_roll not in (0, 1):
         raise ValueError(f"on_roll must be 0 or 1, got {on_roll!r}")
-    dice = state.dice if state.dice != (0, 0) else None
-    cube, cube_owner, length = state.cube, state.cube_owner, state.length
-    score = state.score if show_score else None
-    sym = ("X", "O")
-    my_sym, opp_sym = sym[on_roll], sym[1 - on_roll]
-    bottom_name, top_name = names[on_roll], names[1 - on_roll]
+    # gnubg's player 1 (X) at the bottom, player 0 (O) at the top
+    x, o = (me_t, opp_t) if on_roll == 1 else (opp_t, me_t)
+    side = _side_texts(x, o, state, names, show_score)
 
-    # count and symbol on my point p, seen from me
-    def cell(p: int) -> tuple[int, str]:
-        if me_t[p]:
-            return me_t[p], my_sym
-        if opp_t[25 - p]:
-            return opp_t[25 - p], opp_sym
-        return 0, " "
+    def stack(n: int, letter: str, row: int) -> str:
+        # n checkers, in row 0..4 counted from the edge
+        if row == 4:
+            return _FIFTH.format(letter)[n]
+        return letter if n > row else " "
 
-    def stack_char(n: int, s: str, row: int) -> str:
-        # row 0 is nearest the edge; five rows; the fifth shows overflow counts
-        if n > 5 and row == 4:
-            return str(n) if n < 10 else chr(ord("A") + n - 10)
-        return s if n > row else " "
+    def cell(p: int, row: int) -> str:
+        # X's point p (1..24, counted from X's side)
+        return stack(x[p], "X", row) if x[p] else stack(o[25 - p], "O", row)
 
-    def row_text(points: Sequence[int], row: int) -> str:
-        return " ".join(f"{stack_char(*cell(p), row)} " for p in points)[:-1]
+    def off(n: int, letter: str, row: int) -> str:
+        return "".join(letter if n > 5 * col + row else " " for col in range(3))
+
+    def row_line(left: Sequence[int], right: Sequence[int], row: int,
+                 on_bar: int, borne_off: int, letter: str, text: str) -> str:
+        cells_l = "".join(f" {cell(p, row)} " for p in left)
+        cells_r = "".join(f" {cell(p, row)} " for p in right)
+        line = f" |{cells_l}| {stack(on_bar, letter, row)} |{cells_r}| {off(borne_off, letter, row)}"
+        if row < 4:
+            line += " " + text
+        return line
 
     top_left, top_right = range(13, 19), range(19, 25)
     bot_left, bot_right = range(12, 6, -1), range(6, 0, -1)
-
-    side_info_top = [f"{opp_sym}: {top_name}"]
-    side_info_bot = [f"{my_sym}: {bottom_name}"]
-    if cube_owner is not None:
-        (side_info_bot if cube_owner == on_roll else side_info_top)[0] += f" (Cube: {cube})"
-    top_score = bot_score = ""
-    if score is not None:
-        top_score = f"{score[1 - on_roll]} point" + ("" if score[1 - on_roll] == 1 else "s")
-        bot_score = f"{score[on_roll]} point" + ("" if score[on_roll] == 1 else "s")
-
+    x_on_roll = on_roll == 1
     lines = [
         f" GNU Backgammon  Position ID: {position_id(me_t, opp_t)}",
         f"                 Match ID   : {match_id(state)}",
-        " +13-14-15-16-17-18------19-20-21-22-23-24-+     " + side_info_top[0],
+        (_NUMBERS_HIGH if x_on_roll else _NUMBERS_LOW) + "     " + side[0],
     ]
-    right = {0: top_score}
     for row in range(5):
-        bar = " " + (opp_sym if opp_t[25] > row else " ") + " "
-        if row == 4 and opp_t[25] > 5:
-            bar = f"{opp_t[25]:^3}"
-        line = f" | {row_text(top_left, row)} |{bar}| {row_text(top_right, row)} |"
-        extra = right.get(row, "")
-        lines.append(line + ("     " + extra if extra else ""))
-    middle = []
-    if length:
-        middle.append(f"{length} point match")
-    if cube_owner is None and cube > 1:
-        middle.append(f"(Cube: {cube}, centred)")
-    lines.append(" |                  |BAR|                  |     " + " ".join(middle))
-    rolled = f"Rolled {dice[0]}{dice[1]}" if dice else ""
+        lines.append(row_line(top_left, top_right, row, o[25], o[0], "O",
+                              side[row + 1] if row < 2 else ""))
+    lines.append(("v" if x_on_roll else "^") + _BAR_LINE + "     " + side[3])
     for row in range(4, -1, -1):
-        bar = " " + (my_sym if me_t[25] > row else " ") + " "
-        if row == 4 and me_t[25] > 5:
-            bar = f"{me_t[25]:^3}"
-        line = f" | {row_text(bot_left, row)} |{bar}| {row_text(bot_right, row)} |"
-        extra = {1: rolled, 0: bot_score}.get(row, "")
-        lines.append(line + ("     " + extra if extra else ""))
-    lines.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+     " + side_info_bot[0])
+        lines.append(row_line(bot_left, bot_right, row, x[25], x[0], "X",
+                              side[5 - row] if row < 2 else ""))
+    lines.append((_NUMBERS_LOW if x_on_roll else _NUMBERS_HIGH) + "     " + side[6])
 
-    def pips(side: Board) -> int:
-        return sum(p * side[p] for p in range(1, 26))
+    def pips(s: Board) -> int:
+        return sum(p * s[p] for p in range(1, 26))
 
-    lines.append(
-        f" {my_sym} on roll; pips {my_sym} {pips(me_t)}, {opp_sym} {pips(opp_t)}; "
-        f"borne off {my_sym} {me_t[0]}, {opp_sym} {opp_t[0]}"
-    )
+    lines.append(f"Pip counts: O {pips(o)}, X {pips(x)}")
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _side_texts(x: Board, o: Board, state: MatchState, names: tuple[str, str],
+                show_score: bool) -> list[str]:
+    """The seven texts right of gnubg's board, top to bottom: O's edge, O's
+    two rows, the bar line, X's two rows (the one nearer the bar first), X's
+    edge."""
+    side = [f"O: {names[0]}", "", "", "", "", "", f"X: {names[1]}"]
+    if show_score:
+        side[1] = _points(state.score[0])
+        side[5] = _points(state.score[1])
+    if state.double_offered:
+        # beside the player who must answer; gnubg then shows neither the
+        # dice, nor the cube's owner, nor the match length
+        side[4 if state.turn == 1 else 2] = f"Cube offered at {state.cube * 2}"
+        return side
+    if state.dice != (0, 0):
+        roll = f"Rolled {max(state.dice)}{min(state.dice)}"  # the higher die first
+    elif sum(x[1:]) and sum(o[1:]):
+        roll = "On roll"
+    else:  # the game is over: one side has no checker left
+        roll = ""
+    if state.resignation:
+        roll += f", resigns {_RESIGNS[state.resignation - 1]}"
+    side[4 if state.on_roll == 1 else 2] = roll
+    length = state.length
+    if state.cube_owner is None:
+        if not length:
+            side[3] = f"(Cube: {state.cube})"
+        elif length == 1:  # no cube in a 1-point match
+            side[3] = "1 point match"
+        elif state.crawford:
+            side[3] = f"{_points(length)} match (Crawford game)"
+        else:
+            side[3] = f"{_points(length)} match (Cube: {state.cube})"
+    else:
+        owner = state.cube_owner
+        side[6 if owner == 1 else 0] += f" (Cube: {state.cube})"
+        if length:
+            side[3] = f"{_points(length)} match"
+    return side
 
 
 def snapshot_board(snap: Snapshot, names: tuple[str, str]) -> str:
@@ -138,9 +194,9 @@ def snapshot_board(snap: Snapshot, names: tuple[str, str]) -> str:
     return draw_board(snap.position.me, snap.position.opp, snap.state, names=names)
 
 
-def board_from_id(text: str, names: tuple[str, str] = ("X", "O")) -> str:
-    """An ASCII board for an XGID or a ``PositionID:MatchID`` pair (or a lone
-    Position ID), with the state the ID gives.
+def board_from_id(text: str, names: tuple[str, str] = DEFAULT_NAMES) -> str:
+    """A text board for an XGID or a ``PositionID:MatchID`` pair (or a lone
+    Position ID, drawn with player 0 on roll), with the state the ID gives.
 
     >>> print(board_from_id("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:4:3:1:5:10").splitlines()[1])
                      Match ID   : 8ImlADAAIAAE
