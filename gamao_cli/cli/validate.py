@@ -10,40 +10,54 @@ from . import exit_codes
 from .files import iter_files, iter_input_files, run_files
 from .options import (color_option, fail_usage, glob_option, ignore_option, jobs_option,
                       paths_argument, select_option, strict_option, use_colour)
-from .reporters import FORMATS, STREAMED, Tally, render, stream
+from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally, render,
+                        stream)
 
 
-@click.command(epilog=exit_codes.HELP)
+@click.command(epilog=exit_codes.help_for("validate"))
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: path:line:col: CODE severity message; json: one document; jsonl: one "
                    "object per diagnostic; github: GitHub Actions annotations; junit: JUnit XML.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line (text format).")
+@click.option("--severity", type=click.Choice(SEVERITIES), default=None,
+              help="The least grave severity text and github output show (default: "
+                   f"{DEFAULT_THRESHOLD}; infos are then counted on the closing line but not "
+                   "shown). json, jsonl and junit keep every diagnostic.")
+@click.option("--show-info", is_flag=True, help="Show infos too (the same as --severity info).")
 @strict_option
 @select_option
 @ignore_option
 @glob_option
 @jobs_option
 @color_option
-def validate(paths: tuple[str, ...], fmt: str, quiet: bool, strict: bool,
-             select: tuple[str, ...] | None, ignore: tuple[str, ...] | None,
-             globs: tuple[str, ...], jobs: int | None, color: bool | None) -> None:
+def validate(paths: tuple[str, ...], fmt: str, quiet: bool, severity: str | None,
+             show_info: bool, strict: bool, select: tuple[str, ...] | None,
+             ignore: tuple[str, ...] | None, globs: tuple[str, ...], jobs: int | None,
+             color: bool | None) -> None:
     """Replay every game of the match files in PATHS under the rules of
     backgammon and report every illegal play, cube action, wrong result and
     wrong score line, with file, line and column.
 
     PATHS are files, folders (searched recursively for *.mat, *.txt and
-    *.sgf) or - for standard input.
+    *.sgf, in any case) or - for standard input (named <stdin> in reports).
+
+    Infos (producers' quirks gamao interprets, never faults) are counted on
+    the closing line and shown with --show-info.
 
     \b
     Examples:
       gamao validate match.mat
       gamao validate --strict --jobs 4 archive/
+      gamao validate --show-info archive/
       gamao validate --format json --ignore GM103 match.mat
       cat match.mat | gamao validate -
     """
     from gamao_cli.replay.check import check_file
 
+    if show_info and severity not in (None, "info"):
+        fail_usage(f"--show-info shows infos, --severity {severity} hides them: give one")
+    threshold = "info" if show_info else (severity or DEFAULT_THRESHOLD)
     files = list(iter_input_files(paths, globs))
     if not files:
         fail_usage("no match files found in " + ", ".join(paths))
@@ -53,10 +67,10 @@ def validate(paths: tuple[str, ...], fmt: str, quiet: bool, strict: bool,
         # written file by file: memory does not grow with the number of files
         tally = stream(fmt, iter_files(func, files, jobs),
                        lambda text: click.echo(text, nl=False, color=colour),
-                       colour=colour, quiet=quiet, strict=strict)
+                       colour=colour, quiet=quiet, strict=strict, threshold=threshold)
     else:  # one document listing every file
         results = run_files(func, files, jobs)
-        click.echo(render(fmt, results, colour=colour, quiet=quiet, strict=strict), nl=False,
-                   color=colour)
+        click.echo(render(fmt, results, colour=colour, quiet=quiet, strict=strict,
+                          threshold=threshold), nl=False, color=colour)
         tally = Tally.of(results, strict)
     sys.exit(tally.status().code)
