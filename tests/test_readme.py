@@ -76,10 +76,13 @@ def test_the_comparison_takes_ellipses_and_nothing_else():
 
 
 def clean_copy(dest: Path) -> Path:
-    """The files of the repository (git's tracked files, or, in a checkout
-    without git, every file but build and cache folders) copied to ``dest``."""
+    """The files of the repository copied to ``dest``: git's tracked files
+    and those it would track (not ignored), as they are in the work tree; in
+    a checkout without git (an unpacked sdist), every file but build and
+    cache folders."""
     try:
-        listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True,
+        listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others",
+                                 "--exclude-standard"], capture_output=True,
                                 check=True).stdout.decode().split("\0")
         names = [n for n in listed if n and (ROOT / n).is_file()]
     except (OSError, subprocess.CalledProcessError):
