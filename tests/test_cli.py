@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -429,7 +430,7 @@ def _unreadable(tmp_path: Path) -> Path:
 def _exit_codes_in_help(command: str) -> set[int]:
     out = run(command, "--help").output
     section = out.split("Exit codes:", 1)[1]
-    return {int(m) for m in __import__("re").findall(r"^\s+(\d+)\s", section, __import__("re").M)}
+    return {int(m) for m in re.findall(r"^\s+(\d+)\s", section, re.M)}
 
 
 def _crash(monkeypatch, command: str, exc: BaseException) -> list[str]:
@@ -684,7 +685,6 @@ def test_position_of_a_position_and_match_id_prints_its_xgid():
     are checked against GNU Backgammon in test_position_ids.py), and that
     XGID, given back, shows the same Position ID and Match ID."""
     import dataclasses
-    import re
     from conftest import SELFPLAY
     from gamao_cli.formats import read_path
     from gamao_cli.ids import decode_match_id

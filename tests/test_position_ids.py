@@ -655,7 +655,7 @@ def test_selfplay_exports_decode_consistently():
                 match.length - 1 in score
             someone_at_match_point = someone_at_match_point or match.length - 1 in score
             rolls = [a for a in game.actions if isinstance(a, (m.Play, m.Dance))]
-            cube, owner, pending = 1, None, None
+            cube, owner, pending, who_doubled = 1, None, None, 0
             plays = iter(rolls)
             for what, pid, mid in rows[game.number]:
                 me, opp = decode_position_id(pid)
