@@ -767,3 +767,14 @@ def test_machine_reports_keep_every_info(fmt):
         assert [json.loads(line)["severity"] for line in out.splitlines()] == ["info"]
     else:
         assert "GM410 info" in out
+
+
+def test_every_command_shows_the_exit_codes_of_its_own():
+    """A command added later (gamao export, say) gets its entry in
+    exit_codes.MEANINGS and epilog=exit_codes.help_for(its name), not the
+    group's list."""
+    from gamao_cli.cli import exit_codes
+    assert main.epilog == exit_codes.help_for("gamao")
+    for name, command in main.commands.items():
+        assert name in exit_codes.MEANINGS, f"gamao {name}: no exit codes in exit_codes.MEANINGS"
+        assert command.epilog == exit_codes.help_for(name), f"gamao {name}: not its own exit codes"

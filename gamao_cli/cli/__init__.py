@@ -54,7 +54,7 @@ class GamaoGroup(click.Group):
 
 
 @click.group(cls=GamaoGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             epilog=exit_codes.help_for("gamao"))
+             epilog=exit_codes.HELP)
 @click.version_option(__version__, "--version", "-V", prog_name="gamao")
 def main() -> None:
     """Read, validate, convert and summarise backgammon match records

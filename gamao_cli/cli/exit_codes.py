@@ -95,6 +95,11 @@ def help_for(command: str) -> str:
     return "\n".join(lines)
 
 
+#: The group's exit codes (``gamao --help``). A command shows its own:
+#: ``epilog=help_for(name)``, with its entry in :data:`MEANINGS`.
+HELP = help_for("gamao")
+
+
 class Status:
     """What a command met: the exit code is the gravest of it, a bug in
     gamao outweighing an unreadable input, which outweighs findings."""
