@@ -22,7 +22,7 @@ ERROR = "error"
 WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
-CATEGORIES = ("syntax", "notation", "play", "cube", "score", "conversion")
+CATEGORIES = ("input", "syntax", "notation", "play", "cube", "score", "conversion")
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,9 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM001", "syntax", ERROR, "the grammar rejects this text"),
     _c("GM002", "syntax", ERROR, "not a match file"),
     _c("GM003", "syntax", ERROR, "the file's bytes are in no known text encoding"),
-    _c("GM004", "syntax", ERROR, "the file cannot be read"),
+    _c("GM004", "input", ERROR, "the file cannot be read"),
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
-    _c("GM006", "syntax", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
+    _c("GM006", "input", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -52,8 +52,10 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM104", "notation", WARNING, "game numbers out of sequence"),
     _c("GM105", "notation", WARNING, "a cell in the wrong player's column"),
     _c("GM106", "notation", WARNING, "the Losses cell disagrees with the result"),
-    _c("GM107", "notation", ERROR, "the position the record states differs from the replay's"),
-    _c("GM108", "notation", WARNING, "a play the record's own program marks invalid"),
+    _c("GM107", "notation", ERROR, "a point that does not exist (beyond 25)"),
+    _c("GM108", "notation", ERROR, "a step that starts from off (a borne-off checker never moves)"),
+    _c("GM109", "notation", ERROR, "the position the record states differs from the replay's"),
+    _c("GM110", "notation", WARNING, "a play the record's own program marks invalid"),
     # checker play
     _c("GM201", "play", ERROR, "the opening roll is a double"),
     _c("GM202", "play", ERROR, "a step of a distance no die shows"),
@@ -70,8 +72,6 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM213", "play", ERROR, "a player rolls out of turn"),
     _c("GM214", "play", ERROR, "an action after the game has ended"),
     _c("GM215", "play", WARNING, "the rest of the game cannot be replayed"),
-    _c("GM216", "notation", ERROR, "a point that does not exist (beyond 25)"),
-    _c("GM217", "notation", ERROR, "a step that starts from off (a borne-off checker never moves)"),
     # the cube
     _c("GM301", "cube", ERROR, "a double by a player who does not own the cube"),
     _c("GM302", "cube", ERROR, "a double in the Crawford game"),
@@ -103,6 +103,24 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM506", "conversion", WARNING, "written in the target format's own way for other programs"),
 ]}
 
+#: Codes renumbered, old -> new: a diagnostic made with an old code gets the
+#: new one, and ``--select``/``--ignore`` take the old code (and say so).
+#: GM216 and GM217 were notation codes in the play range, so that
+#: ``--select GM2`` took them with the plays.
+ALIASES: dict[str, str] = {
+    "GM216": "GM107",
+    "GM217": "GM108",
+}
+
+
+def canonical_code(code: str) -> str:
+    """The code as it is now (``GM216`` -> ``GM107``; others as they are).
+
+    >>> canonical_code("GM217"), canonical_code("GM202")
+    ('GM108', 'GM202')
+    """
+    return ALIASES.get(code, code)
+
 
 _KEPT_XT = ("kept only in gamao's private property XT (with every tag), which other programs "
             "ignore")
@@ -126,9 +144,9 @@ MESSAGES: dict[str, str] = {
     "GM502": "Backgammon Galaxy's \"Losses N point\" cells are kept; GNU Backgammon does "
              "not read them",
     # what a record states besides its cells (eXtreme Gammon)
-    "GM107": "{cell}: the record states the position {stated} before this action, but the "
+    "GM109": "{cell}: the record states the position {stated} before this action, but the "
              "replay reaches {replayed}",
-    "GM108": "{cell}: eXtreme Gammon marks this play invalid",
+    "GM110": "{cell}: eXtreme Gammon marks this play invalid",
     # SGF (the writer's notes start with where they are: a match, a game)
     "where.match": "match {match}: ",
     "where.game": "game {game}: ",
@@ -215,4 +233,7 @@ def codes_markdown() -> str:
     rows = ["| code | category | severity | meaning |", "| --- | --- | --- | --- |"]
     for c in CODES.values():
         rows.append(f"| {c.code} | {c.category} | {c.severity} | {c.title} |")
+    if ALIASES:
+        rows += ["", "Renumbered codes (`--select` and `--ignore` still take the old number):", ""]
+        rows += [f"- {old} is now {new}" for old, new in ALIASES.items()]
     return "\n".join(rows) + "\n"

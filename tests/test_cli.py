@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -304,12 +305,11 @@ def test_summary_table_and_csv():
 
 # -- everywhere -----------------------------------------------------------
 
-@pytest.mark.parametrize("command", ["validate", "convert", "summary", "codes"])
+@pytest.mark.parametrize("command", ["validate", "convert", "summary", "position", "codes"])
 def test_help_has_examples_and_exit_codes(command):
     r = run(command, "--help")
     assert r.exit_code == 0
-    if command != "codes":
-        assert "Examples:" in r.output and "Exit codes:" in r.output
+    assert "Examples:" in r.output and "Exit codes:" in r.output
 
 
 def test_version():
@@ -396,3 +396,385 @@ def test_validate_streams_large_runs_and_keeps_the_exit_code(tmp_path, monkeypat
     r = CliRunner().invoke(main, ["validate", CLEAN, str(bad)])
     assert r.exit_code == 2 and seen == [CLEAN, str(bad)]
     assert r.output.strip().endswith("2 files, 3 games: 1 error, 0 warnings (1 file not read)")
+
+
+# -- one contract for every command (issue 17) --------------------------------
+
+REGRESSIONS = ROOT / "tests" / "regressions"
+STEP_FROM_OFF = str(REGRESSIONS / "step-from-off.mat")
+
+
+def _unreadable(tmp_path: Path) -> Path:
+    """A match file this process cannot read (for root, a link to a
+    write-only sysctl, which root cannot read either)."""
+    p = tmp_path / "secret.mat"
+    if os.geteuid() == 0:
+        target = "/proc/sys/vm/drop_caches"
+        try:
+            open(target, "rb").close()
+            with open(target, "rb") as fh:
+                fh.read(1)
+        except PermissionError:
+            p.symlink_to(target)
+            return p
+        except OSError:
+            pass
+        pytest.skip("no file here is unreadable for root")
+    shutil.copy(CLEAN, p)
+    p.chmod(0)
+    if os.access(p, os.R_OK):
+        pytest.skip("no file here is unreadable for this user")
+    return p
+
+
+def _exit_codes_in_help(command: str) -> set[int]:
+    out = run(command, "--help").output
+    section = out.split("Exit codes:", 1)[1]
+    return {int(m) for m in re.findall(r"^\s+(\d+)\s", section, re.M)}
+
+
+def _crash(monkeypatch, command: str, exc: BaseException) -> list[str]:
+    """Make ``command`` raise ``exc`` where it does its work; its arguments."""
+    import gamao_cli.cli.convert as convert_module
+    import gamao_cli.cli.summary as summary_module
+    import gamao_cli.cli.validate as validate_module
+    import gamao_cli.messages as messages
+    import gamao_cli.render.text as render_text
+
+    def boom(*a, **k):
+        raise exc
+    target, args = {
+        "validate": (validate_module, "iter_files"),
+        "convert": (convert_module, "_convert_one"),
+        "summary": (summary_module, "_summaries_of"),
+        "position": (render_text, "snapshot_board"),
+        "codes": (messages, "codes_markdown"),
+    }[command], {
+        "validate": [CLEAN], "convert": [CLEAN, "--to", "json", "-o", "-"], "summary": [CLEAN],
+        "position": [CLEAN], "codes": ["--format", "markdown"],
+    }[command]
+    monkeypatch.setattr(*target, boom)
+    return args
+
+
+@pytest.mark.parametrize("command", ["validate", "convert", "summary", "position", "codes"])
+def test_each_command_documents_exactly_the_exit_codes_it_gives(command, tmp_path, monkeypatch):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("shopping list\n")
+    scenarios = {
+        "validate": [[CLEAN], [ILLEGAL], [str(bad)], ["--select", "GM2O2", CLEAN]],
+        "convert": [[CLEAN, "--to", "json", "-o", "-"],
+                    [ILLEGAL, "--to", "json", "--strict", "-o", str(tmp_path / "x.json")],
+                    [str(bad), "--to", "json", "-o", "-"]],
+        "summary": [[CLEAN], [ILLEGAL], [str(bad)]],
+        "position": [[CLEAN], [CLEAN, "--game", "9"], [str(bad)]],
+        "codes": [[], ["--format", "yaml"]],
+    }[command]
+    seen = {run(command, *args).exit_code for args in scenarios}
+    for exc in (RuntimeError("kaboom"), KeyboardInterrupt()):
+        with monkeypatch.context() as mp:
+            args = _crash(mp, command, exc)
+            seen.add(CliRunner().invoke(main, [command, *args]).exit_code)
+    assert _exit_codes_in_help(command) == seen
+    text = run(command, "--help").output
+    assert ("--strict" in text) == (command in ("validate", "convert"))
+    assert ("GM004" in text) == (command == "validate")
+
+
+def test_summary_never_exits_1_and_only_validate_and_convert_strict_do():
+    assert run("summary", ILLEGAL).exit_code == 0
+    assert run("position", ILLEGAL, "--game", "2", "--move", "3").exit_code == 0
+    assert 1 not in _exit_codes_in_help("summary") | _exit_codes_in_help("position")
+
+
+def test_exit_codes_are_decided_in_exit_codes_py():
+    """No command module exits with a number of its own: every exit code is
+    a name of gamao_cli/cli/exit_codes.py."""
+    import ast
+    for path in (ROOT / "gamao_cli" / "cli").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(
+                    node.func, "id", None)) == "exit" and node.args:
+                assert not isinstance(node.args[0], ast.Constant), \
+                    f"{path.name}:{node.lineno}: exit with a literal code"
+
+
+@pytest.mark.parametrize("command", ["summary", "convert", "validate"])
+def test_an_unreadable_file_is_a_diagnostic_and_exit_2_in_every_command(command, tmp_path):
+    secret = _unreadable(tmp_path)
+    args = [str(secret), ILLEGAL]
+    if command == "convert":
+        args += ["--to", "json", "--out-dir", str(tmp_path / "out")]
+    r = run(command, *args)
+    assert r.exit_code == 2
+    assert f"{secret}: GM004 error cannot read: permission denied" in r.output
+    assert "is not readable" not in r.output and "Usage:" not in r.output
+    if command == "summary":
+        assert "gnubgA vs gnubgB" in r.stdout             # the other file is still summarised
+    elif command == "convert":
+        assert (tmp_path / "out" / "illegal-play.json").exists()
+    else:
+        assert "GM202" in r.stdout
+
+
+# -- point 1: a folder that cannot be made is the user's, not a bug -------------
+
+def test_an_out_dir_under_a_file_is_a_usage_error_and_nothing_is_written(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    r = run("convert", CLEAN, ILLEGAL, "--to", "json", "--out-dir", str(afile / "sub"))
+    assert r.exit_code == 2
+    assert f"--out-dir {afile / 'sub'}: cannot create the folder: a part of the path is a file" \
+        in r.stderr
+    assert "internal error" not in r.output and "bug" not in r.output
+    assert afile.read_text() == "mine\n" and sorted(os.listdir(tmp_path)) == ["afile"]
+
+
+def test_an_out_dir_without_permission_is_a_usage_error(tmp_path):
+    if os.geteuid() == 0:
+        parent = Path("/sys")           # root may not make a folder there either
+        if not parent.is_dir():
+            pytest.skip("no /sys")
+    else:
+        parent = tmp_path / "locked"
+        parent.mkdir()
+        parent.chmod(0o555)
+    target = parent / "gamao-out"
+    r = run("convert", CLEAN, "--to", "json", "--out-dir", str(target))
+    assert r.exit_code == 2 and not target.exists()
+    assert f"--out-dir {target}: cannot create the folder: " in r.stderr
+    assert ("operation not permitted" in r.stderr) or ("permission denied" in r.stderr)
+    assert "internal error" not in r.output
+
+
+# -- point 4: silent surprises ----------------------------------------------------
+
+@pytest.mark.parametrize("option, value, suggested", [
+    ("--select", "GM2O2", "GM202"), ("--ignore", "GM9", "GM409"), ("--select", "GM2,GM41x", "GM411"),
+    ("--ignore", "XY1", "GM0 (input, syntax), GM1 (notation), GM2 (play)")])
+def test_an_unknown_code_or_prefix_is_a_usage_error_naming_the_closest(option, value, suggested):
+    r = run("validate", option, value, ILLEGAL)
+    assert r.exit_code == 2
+    assert "no code is or starts with" in r.stderr and suggested in r.stderr
+    assert "GM202 error" not in r.stdout   # nothing was checked
+
+
+def test_an_old_code_still_selects_and_says_what_it_is_now():
+    r = run("validate", "--select", "GM217", STEP_FROM_OFF)
+    assert r.exit_code == 1
+    assert "--select GM217: GM217 is now GM108" in r.stderr
+    assert [line.split()[1] for line in r.stdout.splitlines()[:-1]] == ["GM108"]
+    r = run("validate", "--ignore", "gm217,GM215,GM410", STEP_FROM_OFF)
+    assert r.exit_code == 0 and "GM108" not in r.stdout and "GM217 is now GM108" in r.stderr
+
+
+def test_renumbered_codes_are_gone_from_the_table_and_diagnostics_take_the_new_number():
+    from gamao_cli.messages import ALIASES, CODES
+    from gamao_cli.replay.diagnostics import Diagnostic
+    assert ALIASES == {"GM216": "GM107", "GM217": "GM108"}
+    for old, new in ALIASES.items():
+        assert old not in CODES and CODES[new].category == "notation"
+        assert Diagnostic(old, "x").code == new
+    r = run("validate", "--format", "json", str(REGRESSIONS / "point-beyond-board.mat"))
+    codes = [d["code"] for d in json.loads(r.output)["files"][0]["diagnostics"]]
+    assert "GM107" in codes and "GM216" not in codes
+
+
+def test_a_prefix_selects_one_kind_of_code():
+    """--select GM2 means the play codes, GM1 notation, ...: the first digit
+    of every code is its kind."""
+    from gamao_cli.messages import CODES
+    kinds = {"GM0": {"input", "syntax"}, "GM1": {"notation"}, "GM2": {"play"}, "GM3": {"cube"},
+             "GM4": {"score"}, "GM5": {"conversion"}}
+    for code, info in CODES.items():
+        assert info.category in kinds[code[:3]], code
+    assert CODES["GM004"].category == "input"
+    r = run("validate", "--select", "GM2", "--format", "jsonl", STEP_FROM_OFF)
+    assert {json.loads(line)["category"] for line in r.output.splitlines()} == {"play"}
+
+
+def test_codes_help_has_examples_and_says_what_format_does():
+    out = run("codes", "--help").output
+    assert "Examples:" in out and "gamao codes --format json" in out
+    for word in ("text:", "json:", "markdown:", "docs/codes.md"):
+        assert word in out
+    doc = json.loads(run("codes", "--format", "json").output)
+    assert {"code", "category", "severity", "title"} <= set(doc[0])
+    assert [d["formerly"] for d in doc if "formerly" in d] == [["GM216"], ["GM217"]]
+
+
+def test_convert_from_standard_input_writes_standard_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("convert", "-", "--to", "mat", input=Path(CLEAN).read_text())
+    assert r.exit_code == 0 and " 5 point match" in r.stdout
+    assert os.listdir(tmp_path) == []          # no ./stdin.mat
+    r = run("convert", "-", "--to", "json", "-o", "m.json", input=Path(CLEAN).read_text())
+    assert r.exit_code == 0 and os.listdir(tmp_path) == ["m.json"]
+    r = run("convert", "-", "--to", "json", "--out-dir", "d", input=Path(CLEAN).read_text())
+    assert r.exit_code == 2 and "standard input (-) has no name" in r.stderr
+    assert sorted(os.listdir(tmp_path)) == ["m.json"]
+
+
+def test_convert_says_only_what_happened_when_the_output_exists(tmp_path):
+    out = tmp_path / "g.json"
+    r = run("convert", ILLEGAL, "--to", "json", "-o", str(out))
+    assert r.exit_code == 0 and "converted, but the validator found 2 errors" in r.stderr
+    before = out.read_bytes()
+    r = run("convert", ILLEGAL, "--to", "json", "-o", str(out))
+    assert r.exit_code == 2 and out.read_bytes() == before
+    assert r.stderr.splitlines() == [
+        f"{out}: already exists (use --force to overwrite it); {ILLEGAL} was not converted"]
+
+
+def test_convert_onto_its_input_names_what_the_user_gave(tmp_path):
+    src = tmp_path / "m.mat"
+    shutil.copy(CLEAN, src)
+    r = run("convert", str(src), "--to", "mat", "-o", str(src), "--force")
+    assert r.exit_code == 2 and f"-o {src} is the input file itself" in r.stderr
+    assert "choose -o or --out-dir" not in r.stderr
+    r = run("convert", str(src), "--to", "mat", "--force")
+    assert r.exit_code == 2 and "converted to mat, it would be written over itself" in r.stderr
+    assert src.read_bytes() == Path(CLEAN).read_bytes()
+
+
+def test_the_validate_hint_of_convert_can_be_run(tmp_path):
+    spaced = tmp_path / "my match.mat"
+    shutil.copy(ILLEGAL, spaced)
+    r = run("convert", str(spaced), "--to", "json", "-o", "-")
+    hint = r.stderr.split("(", 1)[1].rsplit(")", 1)[0]
+    assert hint == f"gamao validate '{spaced}'"
+    import shlex
+    assert run(*shlex.split(hint)[1:]).exit_code == 1     # it runs, and finds the errors
+    r = run("convert", "-", "--to", "json", "-o", str(tmp_path / "x.json"),
+            input=Path(ILLEGAL).read_text())
+    assert "<stdin>: warning: converted, but the validator found 2 errors (give the same input " \
+           "to gamao validate -)" in r.stderr
+
+
+def test_standard_input_is_named_stdin_by_every_command():
+    text = Path(ILLEGAL).read_text()
+    assert run("validate", "-", input=text).stdout.startswith("<stdin>:9:38: GM202")
+    assert run("summary", "-", input=text).stdout.startswith("<stdin>: gnubgA vs gnubgB")
+    assert json.loads(run("summary", "--format", "json", "-", input=text).stdout)[0]["path"] == \
+        "<stdin>"
+    assert run("position", "-", "-m", "2", input=text).stdout.startswith("<stdin>: game 1, move 2")
+    assert run("convert", "-", "--to", "sgf", input=text).stderr.startswith("<stdin>: warning")
+    for command in (["validate"], ["summary"], ["position"], ["convert", "--to", "json"]):
+        r = run(*command, "-", input="shopping list\n")
+        assert r.exit_code == 2 and "<stdin>:1:1: GM002 error not a match file" in r.output
+
+
+def test_position_refuses_a_file_with_an_id_and_names_the_games_there_are():
+    r = run("position", ILLEGAL, "--id", "4HPwATDgc/ABMA:MACmAAAAAAAE")
+    assert r.exit_code == 2 and "give a match FILE or --id, not both" in r.stderr
+    r = run("position", "--game", "2", "--id", "4HPwATDgc/ABMA:MACmAAAAAAAE")
+    assert r.exit_code == 2 and "--game chooses a position in a FILE" in r.stderr
+    r = run("position", ILLEGAL, "--game", "9")
+    assert r.exit_code == 2
+    assert r.stderr.strip() == f"gamao: {ILLEGAL}: there is no game 9; the match has games 1 and 2"
+    r = run("position", ILLEGAL, "--game", "2", "--move", "40", "--player", "right")
+    assert r.exit_code == 2
+    assert r.stderr.strip() == (f"gamao: {ILLEGAL}: game 2 has no move 40 for the right player; "
+                                "its moves are 1-25")
+
+
+def test_position_of_a_position_and_match_id_prints_its_xgid():
+    """--id POSITIONID:MATCHID prints the XGID of that state: the one gamao
+    gives the position before the same move of a real match (gamao's XGIDs
+    are checked against GNU Backgammon in test_position_ids.py), and that
+    XGID, given back, shows the same Position ID and Match ID."""
+    import dataclasses
+    from conftest import SELFPLAY
+    from gamao_cli.formats import read_path
+    from gamao_cli.ids import decode_match_id
+    from gamao_cli.replay.snapshots import snapshots
+    [match] = read_path(str(SELFPLAY / "m0020.mat"))
+    snaps = snapshots(match)
+    picked = snaps[::max(1, len(snaps) // 12)] + [s for s in snaps if s.state.double_offered][:2]
+    assert len(picked) > 10
+    for s in picked:
+        out = run("position", "--id", f"{s.position_id}:{s.match_id}").stdout
+        assert out.splitlines()[-1] == s.xgid
+        back = run("position", "--id", s.xgid).stdout
+        assert re.search(r"Position ID: (\S+)", back).group(1) == s.position_id
+        # an XGID has no game state: gnubg's "no game yet" of an opening roll
+        # comes back as "playing", and nothing else may differ
+        theirs = decode_match_id(re.search(r"Match ID   : (\S+)", back).group(1))
+        assert dataclasses.replace(theirs, game_state=s.state.game_state) == s.state
+    r = run("position", "--id", "4HPwATDgc/ABMA")
+    assert r.exit_code == 0 and "XGID" not in r.stdout and "no Match ID and no XGID" in r.stderr
+
+
+def test_a_json_file_of_another_kind_says_what_it_holds_without_python_words(tmp_path):
+    (tmp_path / "a.json").write_text('{"a": 1}\n')
+    (tmp_path / "b.json").write_text('{"format": null}\n')
+    (tmp_path / "c.json").write_text('{"format": "gamao-match"}\n')
+    r = run("validate", "--glob", "*.json", str(tmp_path))
+    assert r.exit_code == 2
+    assert 'a.json:1:1: GM002 error not a gamao JSON match: it has no "format": "gamao-match"' \
+        in r.stdout
+    assert 'b.json:1:1: GM002 error not a gamao JSON match: its "format" is null, not ' \
+           '"gamao-match"' in r.stdout
+    assert 'c.json' in r.stdout and 'it has no "version"' in r.stdout
+    assert "None" not in r.output
+
+
+# -- point 5: infos do not drown the result ----------------------------------------
+
+INFOS = str(REGRESSIONS / "tab-gaps.mat")          # one info (GM410), nothing else
+
+
+def test_infos_are_counted_but_not_shown_unless_asked():
+    r = run("validate", INFOS, CLEAN)
+    assert r.exit_code == 0
+    assert r.stdout == "2 files, 4 games: 0 errors, 0 warnings, 1 info (infos not shown: " \
+                       "--show-info)\n"
+    for args in (["--show-info"], ["--severity", "info"]):
+        r = run("validate", *args, INFOS, CLEAN)
+        lines = r.stdout.splitlines()
+        assert len(lines) == 2 and " GM410 info " in lines[0]
+        assert lines[1] == "2 files, 4 games: 0 errors, 0 warnings, 1 info"
+    assert run("validate", "--quiet", INFOS).stdout == "1 file, 1 game: 0 errors, 0 warnings, " \
+                                                       "1 info\n"
+
+
+def test_a_severity_threshold_of_error_hides_warnings_too(warning_file):
+    r = run("validate", "--severity", "error", warning_file, ILLEGAL)
+    assert "GM102" not in r.stdout and "GM202 error" in r.stdout
+    assert r.stdout.splitlines()[-1] == ("2 files, 3 games: 2 errors, 1 warning, 2 infos "
+                                         "(warnings and infos not shown: --show-info)")
+    assert run("validate", "--severity", "error", "--strict", warning_file).exit_code == 1
+    r = run("validate", "--show-info", "--severity", "error", warning_file)
+    assert r.exit_code == 2 and "give one" in r.stderr
+
+
+def test_github_annotations_leave_notices_out_unless_asked():
+    r = run("validate", "--format", "github", INFOS)
+    assert "::notice" not in r.stdout and r.stdout.endswith("(infos not shown: --show-info)\n")
+    r = run("validate", "--format", "github", "--show-info", INFOS)
+    assert r.stdout.startswith("::notice file=") and "title=GM410 score" in r.stdout
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl", "junit"])
+def test_machine_reports_keep_every_info(fmt):
+    out = run("validate", "--format", fmt, INFOS).stdout
+    if fmt == "json":
+        doc = json.loads(out)
+        assert doc["summary"]["infos"] == 1
+        assert [d["code"] for d in doc["files"][0]["diagnostics"]] == ["GM410"]
+    elif fmt == "jsonl":
+        assert [json.loads(line)["severity"] for line in out.splitlines()] == ["info"]
+    else:
+        assert "GM410 info" in out
+
+
+def test_every_command_shows_the_exit_codes_of_its_own():
+    """A command added later (gamao export, say) gets its entry in
+    exit_codes.MEANINGS and epilog=exit_codes.help_for(its name), not the
+    group's list."""
+    from gamao_cli.cli import exit_codes
+    assert main.epilog == exit_codes.help_for("gamao")
+    for name, command in main.commands.items():
+        assert name in exit_codes.MEANINGS, f"gamao {name}: no exit codes in exit_codes.MEANINGS"
+        assert command.epilog == exit_codes.help_for(name), f"gamao {name}: not its own exit codes"

@@ -397,13 +397,13 @@ def test_validator_point_beyond_the_board():
 def test_validator_step_from_off():
     """0/9: board.resolve_play raised ValueError('movement 0/9 is outside the
     board') (found by fuzz/fuzz_matfile.py after the fix for points past 25);
-    now GM217 at the step, and the game is not replayed further (GM215)."""
+    now GM108 at the step, and the game is not replayed further (GM215)."""
     from gamao_cli.replay.replay import validate_match
     [match] = read_matches((REGRESSIONS / "step-from-off.mat").read_text(), "off.mat")
     report = validate_match(match)
     on_line = [(d.code, d.column) for d in report.diagnostics if d.line == 5]
-    assert sorted(on_line) == [("GM215", 6), ("GM217", 10)]
-    [d] = [d for d in report.diagnostics if d.code == "GM217"]
+    assert sorted(on_line) == [("GM108", 10), ("GM215", 6)]
+    [d] = [d for d in report.diagnostics if d.code == "GM108"]
     assert d.message == "0/9 8/5: a step starts from off (0): a checker borne off never moves again"
     assert (d.severity, d.dice, d.play) == ("error", "31", "0/9 8/5")
 
@@ -414,11 +414,11 @@ def test_a_step_from_off_is_reported_by_validate_not_a_crash(tmp_path, play, col
     p.write_text(HDR + f"  1) 31: {play}\n", encoding="utf-8")
     r = check_file(str(p))
     assert not r.unreadable and r.internal_error is None
-    assert [(d.line, d.column) for d in r.diagnostics if d.code == "GM217"] == [(5, column)]
+    assert [(d.line, d.column) for d in r.diagnostics if d.code == "GM108"] == [(5, column)]
     r = check_file(str(REGRESSIONS / "step-from-off.mat"))
-    assert r.internal_error is None and "GM217" in [d.code for d in r.diagnostics]
+    assert r.internal_error is None and "GM108" in [d.code for d in r.diagnostics]
     res = run("validate", str(p))
-    assert res.exit_code == 1 and "GM217 error" in res.output and "GM004" not in res.output
+    assert res.exit_code == 1 and "GM108 error" in res.output and "GM004" not in res.output
     for target in ("mat", "json", "sgf"):
         res = run("convert", str(p), "--to", target, "-o", str(tmp_path / f"out.{target}"))
         assert res.exit_code == 0 and (tmp_path / f"out.{target}").exists(), res.output

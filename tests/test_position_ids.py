@@ -2,11 +2,13 @@
 
 Oracles used, besides hand-worked values:
 - the position exports of eXtreme Gammon and BGBlitz in ../shared/corpus
+  (or ``$GAMAO_CORPUS``)
   (XGID next to gnubg Position/Match IDs, pip counts, score and cube text);
 - the ``gnubg`` wheel (positionid / positionfromid / matchid / setgnubgid);
 - Debian's ``/usr/games/gnubg -t`` (``set xgid`` + ``show board``);
-- GNU Backgammon self-play text exports in /tmp/selfplay/txt when present
-  (a Position ID and Match ID before every move, next to readable text).
+- the Position ID and Match ID GNU Backgammon printed before every move of
+  its self-play matches (``tests/data/selfplay/ids``), next to gnubg's own
+  match file of each match (``tests/data/selfplay``).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import CORPUS, SELFPLAY
 from gamao_cli.ids import gnubg as P
 from gamao_cli.ids import (
     MatchState,
@@ -35,10 +38,8 @@ from gamao_cli.ids import (
 from gamao_cli.render.text import draw_board
 
 START = (0,) * 6 + (5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 XG_DIR = CORPUS / "kevung__xgparser"
 BGF_DIR = CORPUS / "kevung__bgfparser"
-SELFPLAY = Path("/tmp/selfplay/txt")
 GNUBG_BIN = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg") else None)
 
 try:  # the PyPI wheel
@@ -610,75 +611,88 @@ def test_xgid_conversion_agrees_with_gnubg_cli(tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# GNU Backgammon self-play exports (real states, with readable text alongside)
+# GNU Backgammon self-play exports (real states, with gnubg's match file alongside)
 # ---------------------------------------------------------------------------
 
-_BLOCK = re.compile(
-    r"^Move number \d+:\s+(?P<who>.+?) (?P<what>to play (?P<d1>\d)(?P<d2>\d)|doubles to \d+|on roll, cube decision\?)\n"
-    r"\n GNU Backgammon  Position ID: (?P<pid>\S+)\n\s+Match ID   : (?P<mid>\S+)\n"
-    r"(?P<board>(?:.*\n){13})",
-    re.M,
-)
-_HEADER = re.compile(
-    r"The score \(after \d+ games?\) is: (?P<n0>.+?) (?P<s0>\d+), (?P<n1>.+?) (?P<s1>\d+)"
-    r"(?: \(match to (?P<len>\d+) points?\))?(?P<rest>.*)"
-)
+def _gnubg_rows(path: Path) -> dict[int, list[tuple[str, str, str]]]:
+    """game -> [(who and what, Position ID, Match ID)] as gnubg printed them
+    before each entry of its text export (tests/data/selfplay/ids)."""
+    out: dict[int, list[tuple[str, str, str]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        game, _move, what, pid, mid = line.split("\t")
+        out.setdefault(int(game), []).append((what, pid, mid))
+    return out
 
 
-@pytest.mark.skipif(not SELFPLAY.is_dir(), reason=f"no self-play exports in {SELFPLAY} (see shared/tools/selfplay.py)")
+_WHAT = re.compile(r"^(?P<who>.+?) (?:to play (?P<d1>\d)(?P<d2>\d)|doubles to (?P<cube>\d+)"
+                   r"|on roll, cube decision\?)$")
+
+
 def test_selfplay_exports_decode_consistently():
-    files = sorted(SELFPLAY.glob("*.txt"))[:400]
-    blocks = 0
-    for f in files:
-        text = f.read_text(encoding="utf-8", errors="replace")
-        h = _HEADER.search(text)
-        if not h:
-            continue
-        names = [h.group("n0"), h.group("n1")]
-        length = int(h.group("len") or 0)
-        found = list(_BLOCK.finditer(text))
-        assert len(found) == len(re.findall(r"^Move number ", text, re.M)), f"unparsed move blocks in {f}"
-        for m in found:
-            pid, mid = m.group("pid"), m.group("mid")
-            me, opp = decode_position_id(pid)
-            assert position_id(me, opp) == pid
-            ms = decode_match_id(mid)
-            assert match_id(ms) == mid
-            who = names.index(m.group("who"))
-            assert ms.on_roll == who
-            assert ms.length == length
-            if length:
-                assert ms.score == (int(h.group("s0")), int(h.group("s1")))
-                assert ms.crawford == ("Crawford game" in h.group("rest"))
-                assert ms.jacoby is False
-            what = m.group("what")
-            if what.startswith("to play"):
-                assert ms.dice == (int(m.group("d1")), int(m.group("d2")))
-                assert ms.turn == who and not ms.double_offered
-            elif what.startswith("doubles"):
-                assert ms.double_offered and ms.turn == 1 - who and ms.dice == (0, 0)
-            else:
-                assert ms.dice == (0, 0) and not ms.double_offered
-            board = m.group("board")
-            owner = re.search(r"[XO]: (.+?) \(Cube: (\d+)\)", board)
-            offered = re.search(r"Cube offered at (\d+)", board)
-            if offered:  # gnubg then draws no owner; the doubler owns it or it is centred
-                assert ms.cube * 2 == int(offered.group(1)) and ms.cube_owner in (None, who)
-            elif owner:
-                assert ms.cube_owner == names.index(owner.group(1))
-                assert ms.cube == int(owner.group(2))
-            else:
-                assert ms.cube_owner is None
-            # checkers on the bar in the drawing: gnubg draws player 1 (X) at the
-            # bottom and player 0 (O) at the top, whoever is on roll
-            rows = board.splitlines()[1:12]
-            bar_bottom = sum(1 for r in rows[6:] if r[21:24].strip())
-            bar_top = sum(1 for r in rows[:5] if r[21:24].strip())
-            bars = {who: me[25], 1 - who: opp[25]}
-            assert (min(bars[1], 5), min(bars[0], 5)) == (bar_bottom, bar_top)
-            blocks += 1
-    if blocks == 0:
-        pytest.skip("no readable self-play blocks")
+    """The Position ID and Match ID gnubg printed before every move of its
+    own self-play matches (tests/data/selfplay/ids, from gnubg's text
+    exports) decode, with gamao's decoders, into what gnubg's match file of
+    the same match says at that point: who is on roll and whose turn it is,
+    the dice, a pending double and its value, the cube and its owner after a
+    take, the score, the length, the Crawford game, a checker on the bar
+    when the play enters one; and each ID encodes back to itself."""
+    from gamao_cli import model as m
+    from gamao_cli.formats import read_path
+    ids = sorted((SELFPLAY / "ids").glob("*.ids"))
+    assert len(ids) >= 12, f"the self-play IDs are missing from {SELFPLAY / 'ids'}"
+    checked = {"rows": 0, "bar": 0, "cube": 0, "crawford": 0}
+    for path in ids:
+        [match] = read_path(str(SELFPLAY / f"{path.stem}.mat"))
+        names = list(match.players)
+        rows = _gnubg_rows(path)
+        assert sorted(rows) == [g.number for g in match.games], path.stem
+        # the Crawford game: the first after a player reaches match point by
+        # winning a game (in a 1-point match both start there: none)
+        someone_at_match_point = match.length == 1
+        for game in match.games:
+            score = game.score.scores
+            crawford = bool(match.length) and not someone_at_match_point and \
+                match.length - 1 in score
+            someone_at_match_point = someone_at_match_point or match.length - 1 in score
+            rolls = [a for a in game.actions if isinstance(a, (m.Play, m.Dance))]
+            cube, owner, pending, who_doubled = 1, None, None, 0
+            plays = iter(rolls)
+            for what, pid, mid in rows[game.number]:
+                me, opp = decode_position_id(pid)
+                assert position_id(me, opp) == pid
+                ms = decode_match_id(mid)
+                assert match_id(ms) == mid
+                w = _WHAT.match(what)
+                assert w, what
+                who = names.index(w.group("who"))
+                assert ms.on_roll == who and ms.length == match.length, (path.stem, what)
+                if match.length:
+                    assert ms.score == score and ms.crawford == crawford and ms.jacoby is False
+                    checked["crawford"] += crawford
+                if pending is not None:          # the double before was taken
+                    cube, owner, pending = pending, 1 - who_doubled, None
+                    checked["cube"] += 1
+                assert (ms.cube, ms.cube_owner) == (cube, owner), (path.stem, what)
+                if w.group("d1"):
+                    play = next(plays)
+                    dice = (int(w.group("d1")), int(w.group("d2")))
+                    assert play.player == who and tuple(play.dice) == dice, (path.stem, what)
+                    assert ms.dice == dice and ms.turn == who and not ms.double_offered
+                    if isinstance(play, m.Play):
+                        enters = any(step.points[0] == 25 for step in play.moves)
+                        assert enters == (me[25] > 0), (path.stem, what, play)
+                        checked["bar"] += enters
+                elif w.group("cube"):
+                    assert ms.double_offered and ms.turn == 1 - who and ms.dice == (0, 0)
+                    assert int(w.group("cube")) == 2 * ms.cube
+                    pending, who_doubled = 2 * ms.cube, who
+                else:
+                    assert ms.dice == (0, 0) and not ms.double_offered
+                checked["rows"] += 1
+            assert next(plays, None) is None, f"{path.stem} game {game.number}: rolls left over"
+    # every kind of check met real cases
+    assert checked["rows"] > 1500 and checked["bar"] > 50 and checked["cube"] > 5
+    assert checked["crawford"] > 5, checked
 
 
 # ---------------------------------------------------------------------------

@@ -5,18 +5,46 @@ import json
 
 import click
 
+from . import exit_codes
 
-@click.command()
+
+@click.command(epilog=exit_codes.help_for("codes"))
 @click.option("--format", "-f", "fmt", type=click.Choice(("text", "json", "markdown")),
-              default="text", show_default=True)
+              default="text", show_default=True,
+              help="text: one line per code (code, category, severity, meaning); json: a list "
+                   "of objects with those four fields (and \"formerly\": the old numbers of a "
+                   "renumbered code), for programs; markdown: the table of docs/codes.md.")
 def codes(fmt: str) -> None:
-    """List every diagnostic code with its category, severity and meaning."""
-    from gamao_cli.messages import CODES, codes_markdown
+    """List every diagnostic code with its category, severity and meaning.
+
+    A code's first digit is its kind: GM0 the input (a file that cannot be
+    read, is not a match file, or that the grammar rejects), GM1 notation,
+    GM2 checker play, GM3 the cube, GM4 results and scores, GM5 what a
+    conversion changes. --select and --ignore of validate take codes and
+    such prefixes.
+
+    \b
+    Examples:
+      gamao codes
+      gamao codes | grep cube
+      gamao codes --format json | jq -r '.[] | select(.severity == "info") | .code'
+      gamao codes --format markdown > docs/codes.md
+    """
+    from gamao_cli.messages import ALIASES, CODES, codes_markdown
     if fmt == "markdown":
         click.echo(codes_markdown(), nl=False)
     elif fmt == "json":
-        click.echo(json.dumps([c.__dict__ for c in CODES.values()], indent=2))
+        doc = []
+        for c in CODES.values():
+            entry = dict(c.__dict__)
+            formerly = [old for old, new in ALIASES.items() if new == c.code]
+            if formerly:
+                entry["formerly"] = formerly
+            doc.append(entry)
+        click.echo(json.dumps(doc, indent=2))
     else:
         width = max(len(c.category) for c in CODES.values())
         for c in CODES.values():
             click.echo(f"{c.code}  {c.category:<{width}} {c.severity:<7} {c.title}")
+        for old, new in ALIASES.items():
+            click.echo(f"{old}  is now {new} (the old code still works in --select and --ignore)")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -11,16 +12,24 @@ from gamao_cli import formats
 
 from . import exit_codes
 from .files import iter_input_files
-from .options import fail_usage, glob_option
+from .options import STDIN, fail_usage, glob_option, inputs_argument, label
+
+
+def _validate_hint(path: str) -> str:
+    """The command that shows the errors of ``path``, as it can be typed."""
+    if path == STDIN:
+        return "give the same input to gamao validate -"
+    return "gamao validate " + shlex.quote(path)
 
 
 def _convert_one(path: str, target: str, out: str, force: bool, strict: bool) -> tuple[int, list[str]]:
-    """Convert one file; return (exit code, messages)."""
+    """Convert one file; return (exit code, messages), in the order they
+    happened: a file that could not be written says only that."""
     from gamao_cli.errors import InputError, OutputError
     from gamao_cli.formats.textio import atomic_write
     from gamao_cli.replay.check import input_error_diagnostic
 
-    label = "<stdin>" if path == "-" else path
+    name = label(path)
     try:
         matches = formats.read_path(path)
     except InputError as exc:
@@ -28,19 +37,20 @@ def _convert_one(path: str, target: str, out: str, force: bool, strict: bool) ->
     try:
         conv = formats.get(target).write(matches)
     except ValueError as exc:
-        return exit_codes.USAGE, [f"{label}: {exc}"]
-    messages = [f"{label}: warning: {w}" for w in conv.warnings]
-    if conv.errors:
-        if strict:
-            return exit_codes.FINDINGS, messages + [
-                f"{label}: {conv.errors} {'error' if conv.errors == 1 else 'errors'} found by the "
-                "validator; not converted (--strict)"]
-        messages.append(f"{label}: warning: converted, but the validator found {conv.errors} "
-                        f"{'error' if conv.errors == 1 else 'errors'} (gamao validate {label})")
+        return exit_codes.USAGE, [f"{name}: {exc}"]
+    errors = f"{conv.errors} {'error' if conv.errors == 1 else 'errors'}"
+    if conv.errors and strict:
+        return exit_codes.FINDINGS, [
+            f"{name}: {errors} found by the validator; not converted (--strict; "
+            f"{_validate_hint(path)} shows them)"]
     try:
         atomic_write(out, conv.data if conv.data is not None else conv.text, force=force)
     except OutputError as exc:
-        return exit_codes.USAGE, messages + [str(exc)]
+        return exit_codes.USAGE, [f"{exc}; {name} was not converted"]
+    messages = [f"{name}: warning: {w}" for w in conv.warnings]
+    if conv.errors:
+        messages.append(f"{name}: warning: converted, but the validator found {errors} "
+                        f"({_validate_hint(path)})")
     return exit_codes.OK, messages
 
 
@@ -48,24 +58,48 @@ def _target_help() -> str:
     return "; ".join(f"{f.name}: {f.title}" for f in formats.writable()) + "."
 
 
-@click.command(epilog=exit_codes.HELP)
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(allow_dash=True))
+def _make_folder(folder: str) -> None:
+    """Create the --out-dir folder, or stop with a usage error that names it
+    and says why (nothing is converted then)."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror.lower() if exc.strerror else str(exc)
+        if isinstance(exc, (NotADirectoryError, FileExistsError)):
+            reason = "a part of the path is a file, not a folder"
+        raise click.UsageError(f"--out-dir {folder}: cannot create the folder: {reason}; "
+                               "nothing was converted") from None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.exists(b) and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+@click.command(epilog=exit_codes.help_for("convert"))
+@inputs_argument
 @click.option("--to", "target", type=click.Choice([f.name for f in formats.writable()]),
               required=True, help=_target_help())
 @click.option("-o", "--output", "output", type=click.Path(allow_dash=True),
               help="Output file (- for standard output). One input only.")
 @click.option("--out-dir", type=click.Path(file_okay=False),
-              help="Folder for the outputs: each input's name with the new ending.")
+              help="Folder for the outputs (created if needed): each input's name with the "
+                   "new ending.")
 @click.option("--force", is_flag=True, help="Replace existing output files.")
-@click.option("--strict", is_flag=True, help="Do not convert a file the validator finds errors in.")
+@click.option("--strict", is_flag=True, help="Do not convert a file the validator finds errors in "
+                                             "(exit code 1).")
 @glob_option
 def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: str | None,
             force: bool, strict: bool, globs: tuple[str, ...]) -> None:
     """Convert match records to another format.
 
-    Outputs are written atomically (a temporary file, then a rename); an
-    existing file is replaced only with --force, and an input is never
-    overwritten. An existing character device or pipe (-o /dev/null, a
+    Each output goes beside its input with the new ending, or into --out-dir,
+    or to -o; standard input (-) goes to standard output unless -o says
+    otherwise. Outputs are written atomically (a temporary file, then a
+    rename); an existing file is replaced only with --force, and an input is
+    never overwritten. An existing character device or pipe (-o /dev/null, a
     FIFO) is written to directly, without --force.
 
     \b
@@ -73,6 +107,7 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
       gamao convert match.txt --to mat -o match.mat
       gamao convert match.mat --to json -o -
       gamao convert archive/ --to sgf --out-dir sgf/
+      cat match.mat | gamao convert - --to json > match.json
     """
     files = list(iter_input_files(inputs, globs))
     if not files:
@@ -81,26 +116,35 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         fail_usage("give either -o/--output or --out-dir, not both")
     if output and len(files) > 1:
         fail_usage("-o/--output takes one input; use --out-dir for several")
+    if out_dir and STDIN in files:
+        fail_usage("standard input (-) has no name for its output in --out-dir: use -o FILE, "
+                   "or leave both out to write to standard output")
     ending = formats.get(target).extensions[0]
     jobs: list[tuple[str, str]] = []
     for f in files:
         if output:
             out = output
+        elif f == STDIN:
+            out = "-"   # a pipe in, a pipe out
         else:
-            base = "stdin" if f == "-" else Path(f).stem
-            folder = out_dir if out_dir else ("." if f == "-" else str(Path(f).parent))
-            out = os.path.join(folder, base + ending)
+            folder = out_dir if out_dir else str(Path(f).parent)
+            out = os.path.join(folder, Path(f).stem + ending)
         jobs.append((f, out))
-    if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
     targets = [o for _f, o in jobs if o != "-"]
     if len(set(targets)) != len(targets):
         fail_usage("two inputs would be written to the same output file; use --out-dir with "
                    "inputs of different names")
+    if out_dir:
+        _make_folder(out_dir)
     status = exit_codes.Status()
     for f, out in jobs:
-        if f != "-" and out != "-" and os.path.exists(out) and os.path.samefile(f, out):
-            click.echo(f"{f}: refusing to overwrite the input file (choose -o or --out-dir)", err=True)
+        if f != STDIN and out != "-" and _same_file(f, out):
+            if output:
+                why = f"-o {output} is the input file itself"
+            else:
+                why = f"converted to {target}, it would be written over itself"
+            click.echo(f"{f}: refusing to overwrite the input: {why}; give another -o "
+                       "(or --out-dir)", err=True)
             status.unreadable()
             continue
         code, messages = _convert_one(f, target, out, force, strict)

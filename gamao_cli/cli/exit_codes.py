@@ -1,13 +1,28 @@
 """The exit codes of ``gamao``, decided in one place (as black's
 ``Report.return_code``): a command tells :class:`Status` what happened and
-exits with :attr:`Status.code`.
+exits with :attr:`Status.code`; the group in :mod:`gamao_cli.cli` turns a
+crash into :data:`INTERNAL`, a usage error into :data:`USAGE`.
+
+Which codes each command can give, and what they mean there, is
+:data:`MEANINGS`; :func:`help_for` writes the ``Exit codes:`` part of each
+command's ``--help`` from it, so the help of ``summary`` does not promise the
+findings of ``validate``.
 
 >>> s = Status(); s.found(); s.unreadable(); s.code
 2
 >>> s.internal_error(); s.code
 3
+>>> print(help_for("codes").replace("\\b\\n", ""))
+Exit codes:
+  0    the codes were listed
+  2    usage error
+  3    internal error: a bug in gamao (please report it; GAMAO_DEBUG=1
+       shows the traceback)
+  130  interrupted (Ctrl-C)
 """
 from __future__ import annotations
+
+import textwrap
 
 OK = 0
 FINDINGS = 1
@@ -15,15 +30,74 @@ USAGE = 2
 INTERNAL = 3
 INTERRUPTED = 130
 
-HELP = """\b
-Exit codes:
-  0  no errors
-  1  errors found (or warnings, with --strict)
-  2  usage error, or a file that could not be read or is not a
-     match file (the other files are still checked)
-  3  internal error: a bug in gamao (please report it; GAMAO_DEBUG=1
-     shows details); validate reports it as GM004 for the file it
-     happened on and still checks the other files"""
+_INTERNAL = "internal error: a bug in gamao (please report it; GAMAO_DEBUG=1 shows the traceback)"
+_INTERRUPTED = "interrupted (Ctrl-C)"
+
+#: command -> {exit code: what it means for that command}
+MEANINGS: dict[str, dict[int, str]] = {
+    "validate": {
+        OK: "no errors (warnings and infos do not fail)",
+        FINDINGS: "errors found (or warnings, with --strict)",
+        USAGE: "usage error, or a file that could not be read or is not a match file "
+               "(the other files are still checked)",
+        INTERNAL: _INTERNAL + "; reported as GM004 for the file it happened on, and the "
+                  "other files are still checked",
+        INTERRUPTED: _INTERRUPTED,
+    },
+    "convert": {
+        OK: "every input converted (errors the validator finds are warnings here)",
+        FINDINGS: "with --strict: an input the validator finds errors in was not converted",
+        USAGE: "usage error, an input that could not be read or is not a match file, or an "
+               "output that could not be written (the other inputs are still converted)",
+        INTERNAL: _INTERNAL,
+        INTERRUPTED: _INTERRUPTED,
+    },
+    "summary": {
+        OK: "every file summarised",
+        USAGE: "usage error, or a file that could not be read or is not a match file "
+               "(the other files are still summarised)",
+        INTERNAL: _INTERNAL,
+        INTERRUPTED: _INTERRUPTED,
+    },
+    "position": {
+        OK: "the board was printed",
+        USAGE: "usage error, a file that could not be read or is not a match file, a game "
+               "or move the file does not have, or an ID that cannot be read",
+        INTERNAL: _INTERNAL,
+        INTERRUPTED: _INTERRUPTED,
+    },
+    "codes": {
+        OK: "the codes were listed",
+        USAGE: "usage error",
+        INTERNAL: _INTERNAL,
+        INTERRUPTED: _INTERRUPTED,
+    },
+}
+MEANINGS["gamao"] = {
+    OK: "success (validate: no errors)",
+    FINDINGS: "validate: errors found (or warnings, with --strict); convert --strict: an "
+              "input with errors was not converted",
+    USAGE: "usage error, or a file that could not be read or is not a match file, or an "
+           "output that could not be written",
+    INTERNAL: _INTERNAL,
+    INTERRUPTED: _INTERRUPTED,
+}
+
+
+def help_for(command: str) -> str:
+    """The ``Exit codes:`` epilog of ``command``'s help (click keeps the
+    lines as they are after its ``\\b`` marker)."""
+    lines = ["\b", "Exit codes:"]
+    for code, meaning in sorted(MEANINGS[command].items()):
+        wrapped = textwrap.wrap(meaning, 66)
+        lines.append(f"  {code:<4} {wrapped[0]}")
+        lines.extend(f"       {more}" for more in wrapped[1:])
+    return "\n".join(lines)
+
+
+#: The group's exit codes (``gamao --help``). A command shows its own:
+#: ``epilog=help_for(name)``, with its entry in :data:`MEANINGS`.
+HELP = help_for("gamao")
 
 
 class Status:
@@ -41,7 +115,8 @@ class Status:
         self._raise_to(FINDINGS)
 
     def unreadable(self) -> None:
-        """An input that could not be read, or a usage error on one input."""
+        """An input that could not be read, an output that could not be
+        written, or a usage error on one input."""
         self._raise_to(USAGE)
 
     def internal_error(self) -> None:

@@ -2,6 +2,7 @@
 pip-tools' ``scripts/options.py``)."""
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 
@@ -9,15 +10,89 @@ import click
 
 from gamao_cli import formats
 
+#: How every command names standard input in what it prints (the readers'
+#: name for it too): ``-`` on the command line, ``<stdin>`` in messages.
+STDIN = "-"
+STDIN_LABEL = "<stdin>"
+
+
+def label(path: str) -> str:
+    """``path`` as messages name it (standard input: ``<stdin>``)."""
+    return STDIN_LABEL if path == STDIN else path
+
+
+def _known_prefixes() -> list[str]:
+    """Every code and every prefix of one (``GM``, ``GM2``, ``GM20``, ...)."""
+    from gamao_cli.messages import CODES
+    out: set[str] = set()
+    for code in CODES:
+        for n in range(2, len(code) + 1):
+            out.add(code[:n])
+    return sorted(out)
+
+
+def _ranges() -> str:
+    """``GM0 (input, syntax), GM1 (notation), ...``: the hundreds and their categories."""
+    from gamao_cli.messages import CATEGORIES, CODES
+    hundreds: dict[str, list[str]] = {}
+    for c in CODES.values():
+        cats = hundreds.setdefault(c.code[:3], [])
+        if c.category not in cats:
+            cats.append(c.category)
+            cats.sort(key=CATEGORIES.index)
+    return ", ".join(f"{h} ({', '.join(cats)})" for h, cats in hundreds.items()) + ";"
+
+
+def check_codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
+    """The codes or prefixes given to ``--select``/``--ignore``, checked: a
+    renumbered code is taken as its new number (with a note on standard
+    error); a code or prefix no code starts with is a usage error that
+    suggests the closest codes.
+
+    >>> check_codes(("GM2", "gm401"), "--select")
+    ('GM2', 'GM401')
+    """
+    from gamao_cli.messages import ALIASES, CODES
+    known = _known_prefixes()
+    out: list[str] = []
+    for raw in values:
+        code = raw.strip().upper()
+        if not code:
+            continue
+        if code in ALIASES:
+            new = ALIASES[code]
+            click.echo(f"gamao: {option} {code}: {code} is now {new} ({CODES[new].title}); "
+                       f"the old code still works", err=True)
+            code = new
+        elif code not in known:
+            close = difflib.get_close_matches(code, list(CODES), n=3, cutoff=0.6)
+            hint = (f"did you mean {', '.join(close)}?" if close
+                    else "the codes are " + _ranges())
+            raise click.BadParameter(
+                f"no code is or starts with {raw.strip()!r} ({hint} gamao codes lists them)",
+                param_hint=f"'{option}'")
+        if code not in out:
+            out.append(code)
+    return tuple(out)
+
 
 def _codes(ctx, param, value: tuple[str, ...]) -> tuple[str, ...] | None:
-    out: list[str] = []
+    parts: list[str] = []
     for v in value:
-        out.extend(c.strip().upper() for c in v.split(",") if c.strip())
-    return tuple(out) or None
+        parts.extend(c for c in v.split(",") if c.strip())
+    return check_codes(tuple(parts), "--" + param.name) or None
 
 
-paths_argument = click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
+def _path_type() -> click.Path:
+    # readable=False: a file that cannot be read is the command's diagnostic
+    # (GM004, exit 2) with the other files still done, not click's usage error
+    return click.Path(allow_dash=True, readable=False)
+
+
+paths_argument = click.argument("paths", nargs=-1, required=True, type=_path_type())
+inputs_argument = click.argument("inputs", nargs=-1, required=True, type=_path_type())
+
+
 def _endings_words() -> str:
     """``*.sgf, *.mat and *.txt``: the endings folder scans take."""
     names = ["*" + e for e in formats.file_endings()]
@@ -26,7 +101,7 @@ def _endings_words() -> str:
 
 glob_option = click.option("--glob", "globs", multiple=True, metavar="PATTERN",
                            help="In folders, take files whose name matches PATTERN (repeatable) "
-                                f"instead of {_endings_words()}.")
+                                f"instead of {_endings_words()} (in any case).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
                            help="Worker processes for many files (default: all cores).")
 color_option = click.option("--color/--no-color", "color", default=None,
@@ -34,7 +109,7 @@ color_option = click.option("--color/--no-color", "color", default=None,
                                  "and NO_COLOR is not set).")
 select_option = click.option("--select", multiple=True, callback=_codes, metavar="CODES",
                              help="Report only these codes or prefixes (comma-separated, "
-                                  "repeatable): GM2,GM401.")
+                                  "repeatable): GM2,GM401. An unknown one is an error.")
 ignore_option = click.option("--ignore", multiple=True, callback=_codes, metavar="CODES",
                              help="Do not report these codes or prefixes (comma-separated, "
                                   "repeatable).")

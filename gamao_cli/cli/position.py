@@ -4,15 +4,41 @@ from __future__ import annotations
 import sys
 
 import click
+from click.core import ParameterSource
 
 from gamao_cli.rules import Position
 
 from . import exit_codes
-from .options import fail_usage
+from .options import fail_usage, label
 
 
-@click.command(epilog=exit_codes.HELP)
-@click.argument("file", required=False, type=click.Path(allow_dash=True))
+def _numbers(numbers: list[int]) -> str:
+    """``1-3``, ``1, 3 and 4``: the game or move numbers there are."""
+    numbers = sorted(set(numbers))
+    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{numbers[0]}-{numbers[-1]}"
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _id_board(ident: str, fmt: str) -> str:
+    """The board of an ID with every ID of its position (an XGID gives its
+    Position ID and Match ID, a ``PositionID:MatchID`` its XGID), or its SVG."""
+    from gamao_cli.ids import parse_position
+    from gamao_cli.render.text import board_from_id
+
+    me, opp, state = parse_position(ident)
+    if fmt == "svg":
+        from gamao_cli.render.svg import board as svg_board
+        return svg_board(Position(tuple(me), tuple(opp)), state=state)
+    if state is None:
+        click.echo("gamao: a Position ID alone does not say who is on roll, the cube, the dice "
+                   "or the score: no Match ID and no XGID (give POSITIONID:MATCHID)", err=True)
+    return board_from_id(ident)   # with the XGID of the position when there is a state
+
+
+@click.command(epilog=exit_codes.help_for("position"))
+@click.argument("file", required=False, type=click.Path(allow_dash=True, readable=False))
 @click.option("--game", "-g", type=click.IntRange(min=1), default=1, show_default=True,
               help="Game number.")
 @click.option("--move", "-m", type=click.IntRange(min=1), default=1, show_default=True,
@@ -20,8 +46,8 @@ from .options import fail_usage
 @click.option("--player", type=click.Choice(("left", "right")), default=None,
               help="Whose action on that line (default: the first on it).")
 @click.option("--id", "ident", metavar="ID",
-              help="Show this position instead: an XGID, or a GNU Backgammon Position ID "
-                   "with an optional :MatchID.")
+              help="Show this position instead (no FILE then): an XGID, or a GNU Backgammon "
+                   "Position ID with an optional :MatchID.")
 @click.option("--format", "-f", "fmt", type=click.Choice(("text", "svg")), default="text",
               show_default=True,
               help="text: the board as GNU Backgammon's text board, with the IDs; svg: a "
@@ -29,11 +55,13 @@ from .options import fail_usage
 @click.option("-o", "--output", "output", type=click.Path(allow_dash=True), default="-",
               help="Where to write (default - : standard output).")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
-def position(file: str | None, game: int, move: int, player: str | None,
+@click.pass_context
+def position(ctx: click.Context, file: str | None, game: int, move: int, player: str | None,
              ident: str | None, fmt: str, output: str, force: bool) -> None:
     """Print the position before a move of a match, as an ASCII board with its
-    GNU Backgammon Position ID, Match ID and XGID (or as an SVG picture); or
-    the board of an ID, or of an eXtreme Gammon position file (.xgp).
+    GNU Backgammon Position ID, Match ID and XGID (or as an SVG picture); the
+    board of an ID (an XGID, or POSITIONID:MATCHID) with the other IDs of its
+    position; or the position of an eXtreme Gammon position file (.xgp).
 
     \b
     Examples:
@@ -47,51 +75,66 @@ def position(file: str | None, game: int, move: int, player: str | None,
     emit = _Output(output, force)
     from gamao_cli import formats
     from gamao_cli.errors import InputError
-    from gamao_cli.render.text import board_from_id, snapshot_board
+    from gamao_cli.render.text import snapshot_board
     from gamao_cli.replay.check import input_error_diagnostic
-    from gamao_cli.replay.snapshots import find_snapshot
+    from gamao_cli.replay.snapshots import snapshots
 
     if ident:
+        if file:
+            fail_usage(f"give a match FILE or --id, not both (--id shows the position of the "
+                       f"ID; {file} would not be read)")
+        given = [f"--{name}" for name in ("game", "move", "player")
+                 if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+        if given:
+            fail_usage(f"{' and '.join(given)} {'choose' if len(given) > 1 else 'chooses'} a "
+                       "position in a FILE; --id gives one itself")
         try:
-            if fmt == "svg":
-                from gamao_cli.ids import parse_position
-                from gamao_cli.render.svg import board as svg_board
-                me, opp, state = parse_position(ident)
-                emit(svg_board(Position(tuple(me), tuple(opp)), state=state))
-            else:
-                emit(board_from_id(ident))
+            emit(_id_board(ident, fmt))
         except ValueError as exc:
-            click.echo(f"gamao: {exc}", err=True)
+            click.echo(f"gamao: --id {ident}: {exc}", err=True)
             sys.exit(exit_codes.USAGE)
         return
     if not file:
         fail_usage("give a match FILE or --id")
+    name = label(file)
     try:
         source = formats.open_source(file)
         if formats.detect(source.head()).name == "xg" and _is_position_file(source):
-            _print_position_file(file, source, fmt, emit)
+            _print_position_file(name, source, fmt, emit)
             return
         matches = list(formats.read_source(source))
     except InputError as exc:
         click.echo(input_error_diagnostic(exc).format_text(), err=True)
         sys.exit(exit_codes.USAGE)
     if not matches:
-        click.echo(f"gamao: {file}: holds no match", err=True)
+        click.echo(f"gamao: {name}: the file holds no match", err=True)
         sys.exit(exit_codes.USAGE)
     side = None if player is None else (0 if player == "left" else 1)
     match = matches[0]
-    try:
-        snap = find_snapshot(match, game, move, side)
-    except LookupError as exc:
-        click.echo(f"gamao: {file}: {exc}", err=True)
+    games = [g.number for g in match.games]
+    if game not in games:
+        there = f"games {_numbers(games)}" if len(set(games)) > 1 else \
+            (f"game {games[0]}" if games else "no games")
+        click.echo(f"gamao: {name}: there is no game {game}; the match has {there}", err=True)
         sys.exit(exit_codes.USAGE)
+    in_game = [s for s in snapshots(match) if s.game == game]
+    found = [s for s in in_game if s.action.move_number == move
+             and (side is None or s.action.player == side)]
+    if not found:
+        moves = [s.action.move_number for s in in_game if s.action.move_number is not None
+                 and (side is None or s.action.player == side)]
+        whose = "" if side is None else f" for the {player} player"
+        there = f"its moves are {_numbers(moves)}" if moves else "it has no moves gamao can replay"
+        click.echo(f"gamao: {name}: game {game} has no move {move}{whose}; {there}", err=True)
+        sys.exit(exit_codes.USAGE)
+    snap = found[0]
     names = tuple(n or f"player {i + 1}" for i, n in enumerate(match.players))
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
         emit(svg_board(snap, names=names))
         return
     who = names[snap.action.player]
-    emit(f"{file}: game {game}, move {move}: {who} to act ({snap.action.text()})\n"
+    emit(f"{name}: game {game}, move {move}: {who} to act ({snap.action.text()})\n"
          + snapshot_board(snap, names) + f"\nXGID={snap.xgid.split('=', 1)[1]}")
 
 
@@ -121,7 +164,7 @@ def _is_position_file(source) -> bool:
     return is_position_file(*read_xg_records(source.read_bytes(), source.label))
 
 
-def _print_position_file(file: str, source, fmt: str, emit: _Output) -> None:
+def _print_position_file(name: str, source, fmt: str, emit: _Output) -> None:
     """An eXtreme Gammon position file (.xgp): its board and IDs."""
     from gamao_cli.formats.xg import read_position
     from gamao_cli.ids.xgid import xgid_of_state
@@ -136,5 +179,5 @@ def _print_position_file(file: str, source, fmt: str, emit: _Output) -> None:
         from gamao_cli.render.svg import board as svg_board
         emit(svg_board(Position(pos.me, pos.opp), state=state, names=names))
         return
-    emit(f"{file}: position: {what}\n" + draw_board(pos.me, pos.opp, state, names=names)
+    emit(f"{name}: position: {what}\n" + draw_board(pos.me, pos.opp, state, names=names)
          + f"\nXGID={xgid_of_state(pos.me, pos.opp, state).split('=', 1)[1]}")

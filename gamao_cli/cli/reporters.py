@@ -5,6 +5,12 @@ order) and returns the text to print. The formats in :data:`STREAMED` are
 also written file by file as the results come (:func:`stream`), keeping only
 a :class:`Tally`: checking a folder of any number of files then takes
 memory that does not grow with it.
+
+Infos (a producer's quirk gamao interprets, never a fault) are left out of
+the text and github reports unless asked (``--show-info``, or a
+``--severity`` threshold): on a real archive they would drown the result.
+Their closing line still counts them, and json, jsonl and junit keep every
+diagnostic.
 """
 from __future__ import annotations
 
@@ -26,14 +32,32 @@ JSON_SCHEMA_VERSION = 1
 
 _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
+#: The severities, gravest first; a threshold shows itself and the graver ones.
+SEVERITIES = ("error", "warning", "info")
+DEFAULT_THRESHOLD = "warning"
+#: The reports a threshold applies to (the others keep every diagnostic).
+FILTERED = ("text", "github")
+
+
+def shown(d: Diagnostic, threshold: str) -> bool:
+    """Whether ``d`` is at least as grave as ``threshold``.
+
+    >>> d = Diagnostic("GM103", "a hit the record does not mark")
+    >>> shown(d, "warning"), shown(d, "info")
+    (False, True)
+    """
+    return SEVERITIES.index(d.severity) <= SEVERITIES.index(threshold)
+
 
 class Tally:
     """What the closing line and the exit code need of the results."""
 
     KEYS = ("files", "unreadable", "matches", "games", "plays", "errors", "warnings", "infos")
 
-    def __init__(self, strict: bool = False):
+    def __init__(self, strict: bool = False, threshold: str = "info"):
         self.strict = strict
+        self.threshold = threshold   # what the report shows; the counts hold everything
+        self.quiet = False
         self.counts = dict.fromkeys(self.KEYS, 0)
         self.internal_error = False  # gamao itself failed on a file
         self.failed = False          # a file is not ok (errors, or warnings when strict)
@@ -74,14 +98,29 @@ def totals(results: Iterable[FileCheck]) -> dict[str, int]:
     return dict(Tally.of(results).counts)
 
 
+def _n(count: int, word: str) -> str:
+    return f"{count} {word if count == 1 else word + 's'}"
+
+
 def summary_line(results: "Iterable[FileCheck] | Tally") -> str:
-    t = (results if isinstance(results, Tally) else Tally.of(results)).counts
-    line = (f"{t['files']} {'file' if t['files'] == 1 else 'files'}, {t['games']} "
-            f"{'game' if t['games'] == 1 else 'games'}: {t['errors']} "
-            f"{'error' if t['errors'] == 1 else 'errors'}, {t['warnings']} "
-            f"{'warning' if t['warnings'] == 1 else 'warnings'}")
+    """The closing line: what was checked and how many of each severity.
+
+    >>> t = Tally(threshold="warning"); t.counts.update(files=2, games=3, infos=4, warnings=1)
+    >>> summary_line(t)
+    '2 files, 3 games: 0 errors, 1 warning, 4 infos (infos not shown: --show-info)'
+    """
+    tally = results if isinstance(results, Tally) else Tally.of(results)
+    t = tally.counts
+    line = (f"{_n(t['files'], 'file')}, {_n(t['games'], 'game')}: {_n(t['errors'], 'error')}, "
+            f"{_n(t['warnings'], 'warning')}")
+    if t["infos"]:
+        line += ", " + _n(t["infos"], "info")
+    hidden = [kind + "s" for kind in ("warning", "info")
+              if t[kind + "s"] and SEVERITIES.index(kind) > SEVERITIES.index(tally.threshold)]
+    if hidden and not tally.quiet:
+        line += f" ({' and '.join(hidden)} not shown: --show-info)"
     if t["unreadable"]:
-        line += f" ({t['unreadable']} {'file' if t['unreadable'] == 1 else 'files'} not read)"
+        line += f" ({_n(t['unreadable'], 'file')} not read)"
     return line
 
 
@@ -95,12 +134,14 @@ def diagnostic_text(d: Diagnostic, colour: bool) -> str:
             + click.style(d.severity, fg=_COLOURS.get(d.severity)) + " " + msg)
 
 
-def _text_lines(r: FileCheck, colour: bool, quiet: bool) -> list[str]:
-    return [] if quiet else [diagnostic_text(d, colour) for d in r.diagnostics]
+def _text_lines(r: FileCheck, colour: bool, quiet: bool, threshold: str) -> list[str]:
+    return [] if quiet else [diagnostic_text(d, colour) for d in r.diagnostics
+                             if shown(d, threshold)]
 
 
-def text_report(results: Iterable[FileCheck], *, colour: bool = False, quiet: bool = False) -> str:
-    return _collect("text", results, colour=colour, quiet=quiet)
+def text_report(results: Iterable[FileCheck], *, colour: bool = False, quiet: bool = False,
+                threshold: str = DEFAULT_THRESHOLD) -> str:
+    return _collect("text", results, colour=colour, quiet=quiet, threshold=threshold)
 
 
 def json_report(results: list[FileCheck], *, strict: bool = False) -> str:
@@ -131,10 +172,12 @@ def _gh_escape(text: str, prop: bool = False) -> str:
 _GH_KINDS = {"error": "error", "warning": "warning", "info": "notice"}
 
 
-def _github_lines(r: FileCheck) -> list[str]:
-    """GitHub Actions workflow commands: one annotation per diagnostic."""
+def _github_lines(r: FileCheck, threshold: str) -> list[str]:
+    """GitHub Actions workflow commands: one annotation per diagnostic shown."""
     out = []
     for d in r.diagnostics:
+        if not shown(d, threshold):
+            continue
         props = [f"file={_gh_escape(d.path, True)}"]
         if d.line is not None:
             props.append(f"line={d.line}")
@@ -146,8 +189,8 @@ def _github_lines(r: FileCheck) -> list[str]:
     return out
 
 
-def github_report(results: Iterable[FileCheck]) -> str:
-    return _collect("github", results)
+def github_report(results: Iterable[FileCheck], *, threshold: str = DEFAULT_THRESHOLD) -> str:
+    return _collect("github", results, threshold=threshold)
 
 
 def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
@@ -183,18 +226,21 @@ def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
 
 
 def stream(fmt: str, results: Iterable[FileCheck], write: Callable[[str], None], *,
-           colour: bool = False, quiet: bool = False, strict: bool = False) -> Tally:
+           colour: bool = False, quiet: bool = False, strict: bool = False,
+           threshold: str = DEFAULT_THRESHOLD) -> Tally:
     """Write a report in one of the :data:`STREAMED` formats file by file, as
-    ``results`` come, then its closing line; return the :class:`Tally`."""
-    tally = Tally(strict)
+    ``results`` come, then its closing line; return the :class:`Tally`.
+    ``threshold``: the least grave severity text and github show."""
+    tally = Tally(strict, threshold if fmt in FILTERED else "info")
+    tally.quiet = quiet and fmt == "text"
     for r in results:
         tally.add(r)
         if fmt == "text":
-            lines = _text_lines(r, colour, quiet)
+            lines = _text_lines(r, colour, quiet, threshold)
         elif fmt == "jsonl":
             lines = _jsonl_lines(r)
         elif fmt == "github":
-            lines = _github_lines(r)
+            lines = _github_lines(r, threshold)
         else:
             raise ValueError(f"{fmt} is not written file by file")
         if lines:
@@ -211,15 +257,15 @@ def _collect(fmt: str, results: Iterable[FileCheck], **options) -> str:
 
 
 def render(fmt: str, results: list[FileCheck], *, colour: bool = False, quiet: bool = False,
-           strict: bool = False) -> str:
+           strict: bool = False, threshold: str = DEFAULT_THRESHOLD) -> str:
     if fmt == "text":
-        return text_report(results, colour=colour, quiet=quiet)
+        return text_report(results, colour=colour, quiet=quiet, threshold=threshold)
     if fmt == "json":
         return json_report(results, strict=strict)
     if fmt == "jsonl":
         return jsonl_report(results)
     if fmt == "github":
-        return github_report(results)
+        return github_report(results, threshold=threshold)
     if fmt == "junit":
         return junit_report(results, strict=strict)
     raise ValueError(fmt)

@@ -23,7 +23,7 @@ def _summaries_of(path: str) -> tuple[list[dict], str | None]:
     return [summarise(mt) for mt in matches], None
 
 
-@click.command(epilog=exit_codes.HELP)
+@click.command(epilog=exit_codes.help_for("summary"))
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(("table", "json", "csv")), default="table",
               show_default=True, help="table for people, json or csv for programs.")
@@ -33,6 +33,8 @@ def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
     winner, points, how it ended, cube and moves; totals per player.
 
     In JSON, index 0 is the left-column player (player 1 of the match file).
+    A file that cannot be read is reported on standard error (exit code 2)
+    and the other files are still summarised.
 
     \b
     Examples:

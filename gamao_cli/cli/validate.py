@@ -10,10 +10,11 @@ from . import exit_codes
 from .files import iter_files, iter_input_files, run_files
 from .options import (color_option, fail_usage, glob_option, ignore_option, jobs_option,
                       paths_argument, select_option, strict_option, use_colour)
-from .reporters import FORMATS, STREAMED, Tally, render, stream, summary_line
+from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally, render,
+                        stream, summary_line)
 
 
-@click.command(epilog=exit_codes.HELP)
+@click.command(epilog=exit_codes.help_for("validate"))
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: path:line:col: CODE severity message; json: one document; jsonl: one "
@@ -24,32 +25,46 @@ from .reporters import FORMATS, STREAMED, Tally, render, stream, summary_line
               help="With --format html: the folder for the report (index.html) and a replay "
                    "page of every file with findings.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line (text format).")
+@click.option("--severity", type=click.Choice(SEVERITIES), default=None,
+              help="The least grave severity text and github output show (default: "
+                   f"{DEFAULT_THRESHOLD}; infos are then counted on the closing line but not "
+                   "shown). json, jsonl and junit keep every diagnostic.")
+@click.option("--show-info", is_flag=True, help="Show infos too (the same as --severity info).")
 @strict_option
 @select_option
 @ignore_option
 @glob_option
 @jobs_option
 @color_option
-def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool, strict: bool,
-             select: tuple[str, ...] | None, ignore: tuple[str, ...] | None,
-             globs: tuple[str, ...], jobs: int | None, color: bool | None) -> None:
+def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool,
+             severity: str | None,
+             show_info: bool, strict: bool, select: tuple[str, ...] | None,
+             ignore: tuple[str, ...] | None, globs: tuple[str, ...], jobs: int | None,
+             color: bool | None) -> None:
     """Replay every game of the match files in PATHS under the rules of
     backgammon and report every illegal play, cube action, wrong result and
     wrong score line, with file, line and column.
 
     PATHS are files, folders (searched recursively for *.mat, *.txt and
-    *.sgf) or - for standard input.
+    *.sgf, in any case) or - for standard input (named <stdin> in reports).
+
+    Infos (producers' quirks gamao interprets, never faults) are counted on
+    the closing line and shown with --show-info.
 
     \b
     Examples:
       gamao validate match.mat
       gamao validate --strict --jobs 4 archive/
+      gamao validate --show-info archive/
       gamao validate --format json --ignore GM103 match.mat
       cat match.mat | gamao validate -
       gamao validate --format html --html-dir report/ archive/
     """
     from gamao_cli.replay.check import check_file
 
+    if show_info and severity not in (None, "info"):
+        fail_usage(f"--show-info shows infos, --severity {severity} hides them: give one")
+    threshold = "info" if show_info else (severity or DEFAULT_THRESHOLD)
     if (fmt == "html") != (html_dir is not None):
         fail_usage("--format html and --html-dir go together: the report is a folder of pages")
     files = list(iter_input_files(paths, globs))
@@ -61,16 +76,17 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
         # written file by file: memory does not grow with the number of files
         tally = stream(fmt, iter_files(func, files, jobs),
                        lambda text: click.echo(text, nl=False, color=colour),
-                       colour=colour, quiet=quiet, strict=strict)
+                       colour=colour, quiet=quiet, strict=strict, threshold=threshold)
     elif fmt == "html":
         from .html_report import write_html_report
         results = run_files(func, files, jobs)
         write_html_report(results, html_dir)
-        click.echo(summary_line(Tally.of(results)), err=False)
         tally = Tally.of(results, strict)
+        tally.threshold = threshold
+        click.echo(summary_line(tally))
     else:  # one document listing every file
         results = run_files(func, files, jobs)
-        click.echo(render(fmt, results, colour=colour, quiet=quiet, strict=strict), nl=False,
-                   color=colour)
+        click.echo(render(fmt, results, colour=colour, quiet=quiet, strict=strict,
+                          threshold=threshold), nl=False, color=colour)
         tally = Tally.of(results, strict)
     sys.exit(tally.status().code)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamao_cli.messages import CODES, ERROR, INFO, WARNING, CodeInfo, render  # noqa: F401
+from gamao_cli.messages import (CODES, ERROR, INFO, WARNING, CodeInfo,  # noqa: F401
+                                canonical_code, render)
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Diagnostic:
     fields: dict[str, Any] | None = None   # the parameters of the message
 
     def __post_init__(self) -> None:
+        self.code = canonical_code(self.code)  # a renumbered code gets its new number
         info = CODES[self.code]
         if not self.severity:
             self.severity = info.severity

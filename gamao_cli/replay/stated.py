@@ -4,8 +4,8 @@ eXtreme Gammon's files state the position before every action
 (``action.stated``) and mark plays XG itself judged invalid
 (``action.analysis["invalid"]``). The replay computes the position on its
 own; where the two disagree the record contradicts itself, and that is a
-finding (GM107, the first of each game: every later position of that game
-then differs too). A play XG marks invalid is said (GM108) whatever gamao's
+finding (GM109, the first of each game: every later position of that game
+then differs too). A play XG marks invalid is said (GM110) whatever gamao's
 replay makes of it, so that XG's own verdict is never hidden.
 """
 from __future__ import annotations
@@ -47,8 +47,8 @@ def stated_diagnostics(match: m.Match, report: MatchReport, names) -> list[Diagn
             a = rec.action
             if a.analysis and a.analysis.get("invalid") == XG_INVALID and isinstance(a, m.Play):
                 out.append(Diagnostic(
-                    "GM108", f"{a.text()}: eXtreme Gammon marks this play invalid",
-                    key="GM108", fields={"cell": a.text()}, path=match.path, line=a.line or None,
+                    "GM110", f"{a.text()}: eXtreme Gammon marks this play invalid",
+                    key="GM110", fields={"cell": a.text()}, path=match.path, line=a.line or None,
                     column=a.column or None, game=result.number, move=a.move_number,
                     player=names(a.player), dice=f"{a.dice[0]}{a.dice[1]}", play=a.play_text()))
             if reported or a.stated is None or rec.position is None or rec.turn is None:
@@ -61,8 +61,8 @@ def stated_diagnostics(match: m.Match, report: MatchReport, names) -> list[Diagn
             stated, replayed = _pid(me, opp), _pid(pos.me, pos.opp)
             fields = {"cell": a.text(), "stated": stated, "replayed": replayed}
             out.append(Diagnostic(
-                "GM107", f"{a.text()}: the record states the position {stated} before this "
-                f"action, but the replay reaches {replayed}", key="GM107", fields=fields,
+                "GM109", f"{a.text()}: the record states the position {stated} before this "
+                f"action, but the replay reaches {replayed}", key="GM109", fields=fields,
                 path=match.path, line=a.line or None, column=a.column or None,
                 game=result.number, move=a.move_number, player=names(a.player)))
     return out

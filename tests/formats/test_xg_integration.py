@@ -149,7 +149,7 @@ def test_a_stated_position_the_replay_does_not_reach_is_reported_once_a_game():
         me, opp = a.stated
         a.stated = (me[:6] + (me[6] + 1,) + me[7:], opp)
     report = validate_match(match)
-    found = [d for d in report.diagnostics if d.code == "GM107"]
+    found = [d for d in report.diagnostics if d.code == "GM109"]
     assert len(found) == 1 and found[0].game == game.number
     assert found[0].move == plays[3].move_number and found[0].severity == "error"
     assert found[0].fields["replayed"] != found[0].fields["stated"]

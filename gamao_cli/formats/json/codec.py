@@ -242,13 +242,20 @@ def _action_fields_from_json(d: dict[str, Any], path: str) -> m.ActionType:
     return cls(player, **kw)
 
 
+def _shown(value: Any) -> str:
+    """A JSON value as the file writes it (``null``, ``"x"``), never Python's ``None``."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def match_from_json(doc: dict[str, Any], path: str = "") -> m.Match:
     if doc.get("format") != FORMAT_NAME:
-        raise NotAMatchFile(path, f"not a gamao JSON match (format {doc.get('format')!r})",
-                            line=1, column=1)
+        said = (f"it has no \"format\": \"{FORMAT_NAME}\"" if "format" not in doc
+                else f"its \"format\" is {_shown(doc['format'])}, not \"{FORMAT_NAME}\"")
+        raise NotAMatchFile(path, f"not a gamao JSON match: {said}", line=1, column=1)
     if doc.get("version") != VERSION:
-        raise _bad(path, f"gamao JSON version {doc.get('version')!r} is not supported "
-                         f"(this gamao reads version {VERSION})")
+        said = ("it has no \"version\"" if "version" not in doc
+                else f"its version {_shown(doc['version'])} is not supported")
+        raise _bad(path, f"gamao JSON: {said} (this gamao reads version {VERSION})")
     match = m.Match(int(doc["length"]), path=path)
     match.tags = [m.Tag(t["name"], t["value"]) for t in doc.get("tags", [])]
     match.comments = list(doc.get("comments", []))
