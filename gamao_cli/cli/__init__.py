@@ -76,5 +76,6 @@ def main() -> None:
 for _command in (validate_command, convert_command, summary_command, position_command,
                  codes_command):
     main.add_command(_command)
+from .export import export as export_command; main.add_command(export_command)  # noqa: E402,E702
 
 __all__ = ["main"]
