@@ -78,7 +78,8 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
             sys.exit(exit_codes.USAGE)
         fail_usage("no match files found in " + ", ".join(paths))
     prepare_output(out, force)
-    job = Job(out=out, to=to, globs=globs)
+    import os
+    job = Job(out=out, to=to, globs=globs, cwd=os.getcwd())
     client = None
     if scheduler:
         from . import cluster
@@ -87,7 +88,6 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
         results = cluster.ordered_map(client, functools.partial(run_partition, job), parts,
                                       name="gamao-export")
     else:
-        import os
         results = run_local(job, parts, jobs or os.cpu_count() or 1)
     status = exit_codes.Status()
     totals = dict.fromkeys(("files", "matches", "games", "actions", "errors", "warnings",

@@ -65,6 +65,16 @@ class Job:
     out: str
     to: str = "parquet"
     globs: tuple[str, ...] = ()
+    #: the client's working folder: a worker started elsewhere finds the
+    #: relative paths the command was given there (the tables keep them as
+    #: given, so a cluster's rows are a local run's)
+    cwd: str = ""
+
+    def local(self, path: str) -> str:
+        """Where a worker opens ``path``."""
+        if storage.is_url(path) or os.path.isabs(path) or not self.cwd:
+            return path
+        return os.path.join(self.cwd, path)
 
 
 @dataclass
@@ -173,7 +183,7 @@ def plan(paths: Iterable[str], globs: tuple[str, ...] = (), part_files: int = PA
 
 # -- one partition ---------------------------------------------------------------
 
-def _sources(items: tuple[Item, ...], globs: tuple[str, ...]):
+def _sources(items: tuple[Item, ...], job: Job):
     """(label, source or None, error) for each input of a partition, in
     order; consecutive members of one zip are read in one pass over it."""
     i = 0
@@ -189,7 +199,7 @@ def _sources(items: tuple[Item, ...], globs: tuple[str, ...]):
                     continue
                 yield item.path, formats.Source.from_bytes(data, label=item.path), None
             else:
-                yield item.path, formats.open_source(item.path), None
+                yield item.path, formats.Source(job.local(item.path), label=item.path), None
             continue
         if item.kind == "zip":
             j = i
@@ -201,8 +211,9 @@ def _sources(items: tuple[Item, ...], globs: tuple[str, ...]):
             names = None
             i += 1
         try:
-            it = archives.iter_members(item.path, item.kind, names=names, globs=globs,
-                                       opener=storage.opener(item.path))
+            it = archives.iter_members(job.local(item.path), item.kind, names=names,
+                                       globs=job.globs, opener=storage.opener(item.path),
+                                       label=item.path)
             while True:
                 try:
                     got = next(it)
@@ -226,14 +237,17 @@ def run_partition(job: Job, part: Partition) -> PartResult:
     of gamao on one input a GM004 diagnostic, and the task goes on."""
     from gamao_cli.replay.check import input_error_diagnostic, internal_error_diagnostic
     result = PartResult(part.index)
-    out = storage.Output(job.out)
+    out = storage.Output(job.local(job.out))
+    out.makedirs("matches")
+    out.makedirs("games")
+    out.makedirs("actions")
     name = part_name(part.index, job.to)
     writer_cls = WRITERS[job.to]
     with out.open("matches", name) as fm, out.open("games", name) as fg, \
             out.open("actions", name) as fa:
         writers = {"matches": writer_cls(fm, "matches"), "games": writer_cls(fg, "games"),
                    "actions": writer_cls(fa, "actions")}
-        for label, source, problem in _sources(part.items, job.globs):
+        for label, source, problem in _sources(part.items, job):
             result.files += 1
             if problem is not None:
                 result.unreadable += 1

@@ -41,6 +41,7 @@ from .schema import ANALYSIS
 Row = dict[str, Any]
 
 _ROLL_TYPES = (m.Play, m.Dance, m.UnplayedRoll, m.IllegalPlayMarker)
+_ROLL_CLASSES = frozenset(_ROLL_TYPES)
 _KINDS = {m.Play: "roll", m.Dance: "roll", m.UnplayedRoll: "roll", m.IllegalPlayMarker: "roll",
           m.Take: "take", m.Drop: "drop", m.Resign: "resign", m.Win: "win", m.Loss: "loss"}
 
@@ -52,27 +53,71 @@ class MatchRows:
     actions: list[Row] = field(default_factory=list)
 
 
-def match_id(match: m.Match, replays: Replays | None = None) -> str:
+def canonical_text(match: m.Match, report: MatchReport) -> str:
+    """What :func:`match_id` hashes: the match as played, one line an
+    action, in a form no format or producer changes: the length, the
+    players, and for every game its number and the score before it (as the
+    replay counts it), then every action: who, what, the dice higher first
+    and a play as its die steps (from the replay) in a fixed order.
+
+    >>> from gamao_cli.formats.mat.reader import read_matches
+    >>> from gamao_cli.replay.replay import validate_match
+    >>> text = " 3 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n  1) 31: 8/5 6/5    24: 13/11 13/9\\n"
+    >>> [match] = read_matches(text)
+    >>> print(canonical_text(match, validate_match(match, keep_records=True)), end="")
+    gamao match 1
+    length 3
+    players Ann | Bob
+    game 1 0-0
+    0 roll 31 8/5 6/5
+    1 roll 42 13/11 13/9
+    """
+    steps_of = {id(r.action): r.steps for g in report.games for r in g.records
+                if r.steps is not None}
+    players = match.players
+    lines = ["gamao match 1", f"length {match.length}", f"players {players[0]} | {players[1]}"]
+    for game, result in zip(match.games, report.games):
+        lines.append(f"game {game.number} {result.score_before[0]}-{result.score_before[1]}")
+        for a in game.actions:
+            cls = type(a)
+            if cls is m.Loss:  # a note beside the result, which some producers write
+                continue
+            if cls in _ROLL_CLASSES:
+                cell = f"roll {max(a.dice)}{min(a.dice)}"
+                if cls is m.Play:
+                    steps = steps_of.get(id(a))
+                    cell += " " + (format_steps(sorted(steps, reverse=True), group=False)
+                                   if steps else a.play_text())
+                elif cls is not m.Dance:
+                    cell += " " + a.written
+            elif cls is m.Double:
+                cell = a.kind
+            elif cls is m.Win:
+                cell = f"win {a.points}"
+            else:
+                cell = _KINDS[cls]
+            lines.append(f"{a.player} {cell}")
+    return "\n".join(lines) + "\n"
+
+
+def match_id(match: m.Match, report: MatchReport | None = None) -> str:
     """The stable id of a match: the first 16 hex digits of the SHA-256 of
-    the canonical match file gamao writes of it (``gamao convert --to
-    mat``), from its `` N point match`` line on: the length, every game's
-    score line (players' names) and every action, plays as die steps. Where
-    the match was read from is not in it, nor are the tag and comment lines
-    above (event, date, rule settings a producer states or leaves out), so
-    the same match read from a ``.mat`` file, from its SGF or JSON
-    conversion, or from another program's export of it has one id.
+    :func:`canonical_text`. Where the match was read from is not in it, nor
+    are tags and comments (event, date, the rule settings a producer states
+    or leaves out), nor how the record spells a play, so the same match read
+    from a ``.mat`` file, from its SGF or JSON conversion, or from another
+    program's export of it has one id.
 
     >>> from gamao_cli.formats.mat.reader import read_matches
     >>> text = " 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n  1) 31: 8/5 6/5\\n"
-    >>> tagged = '; [Event "Club night"]\\n\\n' + text
+    >>> tagged = '; [Event "Club night"]\\n\\n' + text.replace("31: 8/5 6/5", "13: 6/5 8/5")
     >>> match_id(read_matches(text, "a.mat")[0]) == match_id(read_matches(tagged, "b.txt")[0])
     True
     """
-    from gamao_cli import formats
-    text = formats.get("mat").write([match], replays).text
-    header = f" {match.length} point match\n"
-    start = 0 if text.startswith(header) else text.find("\n" + header) + 1
-    return hashlib.sha256(text[start:].encode("utf-8")).hexdigest()[:16]
+    if report is None or not any(g.records for g in report.games):
+        report = Replays().of(match)
+    text = canonical_text(match, report)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 _DATE = re.compile(r"\s*(\d{4})[./-](\d{1,2})[./-](\d{1,2})\s*$")
@@ -194,7 +239,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     in format ``fmt``) in the three tables."""
     replays = replays or Replays()
     report = replays.of(match)
-    mid = match_id(match, replays)
+    mid = match_id(match, report)
     snaps = {id(s.action): s for s in snapshots(match, report)}
     where = _Attribution(match, report)
     try:
@@ -213,7 +258,8 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             kind = a.kind if cls is m.Double else _KINDS[cls]
             rec = records.get(id(a))
             diags = where.on_action.get(id(a), [])
-            row: Row = {"match_id": mid, "game": game.number, "seq": seq,
+            row: Row = {"match_id": mid, "path": path, "index_in_file": index,
+                        "game": game.number, "seq": seq,
                         "move_number": a.move_number, "player": a.player, "kind": kind,
                         "die1": None, "die2": None, "play": None, "play_written": None,
                         "points": None}
@@ -261,7 +307,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             actions.append(row)
         in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
         rows.games.append({
-            "match_id": mid, "game": game.number, "score0": s0, "score1": s1,
+            "match_id": mid, "path": path, "index_in_file": index, "game": game.number, "score0": s0, "score1": s1,
             "crawford": result.crawford, "winner": result.winner, "points": result.points,
             "stated_points": result.stated_points, "ended": result.ended or "unfinished",
             "cube": result.cube, "cube_owner": _final_owner(game, result), "moves": result.moves,

@@ -41,10 +41,10 @@ def _c(name: str, type: str, doc: str, nullable: bool = True) -> Column:
     return Column(name, type, nullable, doc)
 
 
-MATCH_ID_DOC = ("the match's stable id: the first 16 hex digits of the SHA-256 of the canonical "
-                "match file gamao writes of it (`gamao convert --to mat`) from its `N point match` "
-                "line on (players, length, every game and action; not the tags above it), the "
-                "same whatever format the match was read from")
+MATCH_ID_DOC = ("the match's stable id: 16 hex digits of a SHA-256 of the match as played (length, "
+                "players, every game's score and every action, plays as die steps in a fixed "
+                "order), the same whatever format or program the record comes from; tags, "
+                "comments and the file are not part of it")
 
 MATCHES: tuple[Column, ...] = (
     _c("match_id", "string", MATCH_ID_DOC, False),
@@ -77,8 +77,17 @@ MATCHES: tuple[Column, ...] = (
                           "space-separated in order; null: none"),
 )
 
+#: The copy of a match a game or action row belongs to: one match found in
+#: two files (its ``.mat`` and its SGF, or twice in an archive) has one
+#: ``match_id`` and two copies.
+COPY = (
+    _c("path", "string", "the file of this copy of the match (`matches.path`)", False),
+    _c("index_in_file", "int32", "its place in the file (`matches.index_in_file`)", False),
+)
+
 GAMES: tuple[Column, ...] = (
     _c("match_id", "string", "the match (`matches.match_id`)", False),
+    *COPY,
     _c("game", "int32", "the game's number as the record numbers it", False),
     _c("score0", "int32", "player 0's score before the game", False),
     _c("score1", "int32", "player 1's score before the game", False),
@@ -116,6 +125,7 @@ ANALYSIS: tuple[Column, ...] = (
 
 ACTIONS: tuple[Column, ...] = (
     _c("match_id", "string", "the match (`matches.match_id`)", False),
+    *COPY,
     _c("game", "int32", "the game's number", False),
     _c("seq", "int32", "the action's order in the game, from 1", False),
     _c("move_number", "int32", "the move number as the record numbers it (null: none, e.g. a "

@@ -12,14 +12,14 @@ column, null as ``null``.
 >>> import io
 >>> out = io.BytesIO()
 >>> w = CsvPart(out, "games")
->>> w.add([{"match_id": "ab", "game": 1, "score0": 0, "score1": 0, "crawford": False,
+>>> w.add([{"match_id": "ab", "path": "x.mat", "index_in_file": 0, "game": 1, "score0": 0, "score1": 0, "crawford": False,
 ...         "winner": 1, "points": 2, "stated_points": None, "ended": "drop", "cube": 2,
 ...         "cube_owner": None, "moves": 12, "rolls": 13, "errors": 0, "warnings": 0,
 ...         "codes": ""}])
 >>> w.close()
 >>> print(out.getvalue().decode())
-match_id,game,score0,score1,crawford,winner,points,stated_points,ended,cube,cube_owner,moves,rolls,errors,warnings,codes
-ab,1,0,0,false,1,2,,drop,2,,12,13,0,0,""
+match_id,path,index_in_file,game,score0,score1,crawford,winner,points,stated_points,ended,cube,cube_owner,moves,rolls,errors,warnings,codes
+ab,x.mat,0,1,0,0,false,1,2,,drop,2,,12,13,0,0,""
 <BLANKLINE>
 """
 from __future__ import annotations
