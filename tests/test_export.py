@@ -459,3 +459,12 @@ def test_the_documented_queries_give_the_documented_output(tmp_path, doc):
         assert header == list(rel.columns), query
         got = [tuple(_shown(v) for v in r) for r in rel.fetchall()]
         assert got == expect, query
+
+
+def test_progress_bar_when_asked(tmp_path):
+    # (click draws the bar itself only on a terminal; elsewhere it prints its label)
+    r = run("export", str(SELFPLAY), "-o", str(tmp_path / "o"), "--progress", "--part-files", "5")
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("Exporting")
+    r = run("export", str(SELFPLAY), "-o", str(tmp_path / "p"), "--no-progress")
+    assert "Exporting" not in r.output

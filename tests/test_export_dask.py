@@ -5,6 +5,7 @@ there is a one-line error and exit 2."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -107,3 +108,16 @@ def test_a_dead_scheduler_is_one_line_and_exit_2(tmp_path, command):
     assert len(lines) == 1, p.stderr
     assert lines[0].startswith(f"gamao: cannot reach the Dask scheduler at {address}")
     assert p.stdout == ""
+
+
+def test_relative_paths_reach_workers_started_elsewhere(tmp_path, scheduler, monkeypatch):
+    """The workers' working folder is the one pytest started in; the client
+    runs in another and gives relative paths: the workers open them from the
+    client's folder, and the tables keep them as given."""
+    shutil.copytree(SELFPLAY, tmp_path / "records", ignore=shutil.ignore_patterns("ids", "*.py"))
+    monkeypatch.chdir(tmp_path)
+    r = run("export", "records", "--glob", "*.mat", "-o", "out", "--scheduler", scheduler)
+    assert r.exit_code == 0, r.output
+    paths = [p for (p,) in duckdb.sql(
+        f"SELECT path FROM '{tmp_path}/out/matches/*.parquet' ORDER BY path").fetchall()]
+    assert paths == sorted(f"records/{p.name}" for p in SELFPLAY.glob("*.mat"))
