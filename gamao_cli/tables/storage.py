@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
+import uuid
 from typing import IO, Callable, Iterator
 
 from gamao_cli.errors import InputError, OutputError
@@ -136,7 +136,9 @@ class Output:
                 yield fh
             return
         target = self.join(folder, name)
-        fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=self.join(folder))
+        # made as open() makes files (mode 0666 less the umask), not mkstemp's 0600
+        tmp = self.join(folder, f".{name}.{uuid.uuid4().hex[:12]}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:
             with os.fdopen(fd, "wb") as fh:
                 yield fh

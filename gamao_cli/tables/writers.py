@@ -31,7 +31,7 @@ from typing import IO, Any, Iterable
 from .schema import TABLES, TABLES_VERSION
 
 #: Rows a writer holds before writing them out (a Parquet row group).
-BATCH_ROWS = 64 * 1024
+BATCH_ROWS = 16 * 1024
 
 ENDINGS = {"parquet": ".parquet", "csv": ".csv", "jsonl": ".jsonl"}
 
