@@ -22,6 +22,7 @@ from . import exit_codes
 # (the commands under names of their own: the modules keep theirs)
 from .codes import codes as codes_command
 from .convert import convert as convert_command
+from .export import export as export_command
 from .position import position as position_command
 from .summary import summary as summary_command
 from .validate import validate as validate_command
@@ -74,7 +75,7 @@ def main() -> None:
 
 
 for _command in (validate_command, convert_command, summary_command, position_command,
-                 codes_command):
+                 export_command, codes_command):
     main.add_command(_command)
 
 __all__ = ["main"]

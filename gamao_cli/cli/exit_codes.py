@@ -66,6 +66,15 @@ MEANINGS: dict[str, dict[int, str]] = {
         INTERNAL: _INTERNAL,
         INTERRUPTED: _INTERRUPTED,
     },
+    "export": {
+        OK: "every input was read and its tables written (the errors the records hold are "
+            "columns of the tables, not a failure)",
+        USAGE: "usage error, an input that could not be read or is not a match file (the "
+               "others are still exported), an output folder that holds an earlier export "
+               "(see --force), or a Dask scheduler that cannot be reached",
+        INTERNAL: _INTERNAL + "; the other inputs are still exported",
+        INTERRUPTED: _INTERRUPTED,
+    },
     "codes": {
         OK: "the codes were listed",
         USAGE: "usage error",

@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import exit_codes
-from .files import iter_files, iter_input_files, run_files
+from .files import iter_files, iter_input_files
 from .options import (color_option, fail_usage, glob_option, ignore_option, jobs_option,
                       paths_argument, select_option, strict_option, use_colour)
 from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally, render,
@@ -35,11 +35,15 @@ from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally,
 @ignore_option
 @glob_option
 @jobs_option
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Check the files on the Dask cluster of this scheduler (tcp://HOST:PORT; "
+                   "needs gamao[dask]); the workers must reach the files.")
 @color_option
 def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool,
              severity: str | None,
              show_info: bool, strict: bool, select: tuple[str, ...] | None,
              ignore: tuple[str, ...] | None, globs: tuple[str, ...], jobs: int | None,
+             scheduler: str | None,
              color: bool | None) -> None:
     """Replay every game of the match files in PATHS under the rules of
     backgammon and report every illegal play, cube action, wrong result and
@@ -72,20 +76,27 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
         fail_usage("no match files found in " + ", ".join(paths))
     func = functools.partial(check_file, select=select, ignore=ignore)
     colour = fmt == "text" and use_colour(color)
+    if scheduler:
+        if "-" in files:
+            fail_usage("--scheduler checks files the workers can read, not standard input")
+        from .cluster import iter_on_cluster
+        each = iter_on_cluster(scheduler, func, files)
+    else:
+        each = iter_files(func, files, jobs)
     if fmt in STREAMED:
         # written file by file: memory does not grow with the number of files
-        tally = stream(fmt, iter_files(func, files, jobs),
+        tally = stream(fmt, each,
                        lambda text: click.echo(text, nl=False, color=colour),
                        colour=colour, quiet=quiet, strict=strict, threshold=threshold)
     elif fmt == "html":
         from .html_report import write_html_report
-        results = run_files(func, files, jobs)
+        results = list(each)
         write_html_report(results, html_dir)
         tally = Tally.of(results, strict)
         tally.threshold = threshold
         click.echo(summary_line(tally))
     else:  # one document listing every file
-        results = run_files(func, files, jobs)
+        results = list(each)
         click.echo(render(fmt, results, colour=colour, quiet=quiet, strict=strict,
                           threshold=threshold), nl=False, color=colour)
         tally = Tally.of(results, strict)

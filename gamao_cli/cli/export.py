@@ -1,0 +1,116 @@
+"""``gamao export``: the tables analysts query (matches, games, actions) as
+Parquet, CSV or JSON lines, on one machine or on a Dask cluster."""
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from . import exit_codes
+from .options import fail_usage, glob_option, jobs_option
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+@click.command(epilog=exit_codes.help_for("export"))
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", "out", required=True, metavar="DIR",
+              help="The folder (or fsspec URL, e.g. s3://bucket/tables) that gets matches/, "
+                   "games/ and actions/.")
+@click.option("--to", "to", type=click.Choice(("parquet", "csv", "jsonl")), default="parquet",
+              show_default=True, help="The form of the part files (parquet needs gamao[parquet]).")
+@jobs_option
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run on the Dask cluster of this scheduler (tcp://HOST:PORT; needs "
+                   "gamao[dask]); the workers must reach the inputs and DIR.")
+@click.option("--force", is_flag=True, help="Replace the part files of an earlier export in DIR.")
+@click.option("--part-files", type=click.IntRange(min=1), default=256, show_default=True,
+              metavar="N", help="Inputs (files or archive members) per part file; a part also "
+                                "closes after 8 MiB of input. Each part is one task.")
+@click.option("--progress/--no-progress", default=None,
+              help="A progress bar on standard error (default: when it is a terminal).")
+@glob_option
+def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, scheduler: str | None,
+           force: bool, part_files: int, progress: bool | None, globs: tuple[str, ...]) -> None:
+    """Write the tables of the match records in PATHS under DIR: matches/,
+    games/ and actions/, each a folder of part files that DuckDB, Polars,
+    pandas and Spark read as one table. Every match is replayed and checked
+    as by validate; its diagnostics are columns of the tables.
+
+    PATHS are files, folders (searched recursively for records and for
+    .zip, .tar, .tar.gz archives, whose members are read without
+    unpacking them), .gz files, or fsspec URLs (s3://bucket/records/).
+    The columns are in docs/tables.md.
+
+    \b
+    Examples:
+      gamao export archive/ -o tables/
+      gamao export records.zip -o tables/ --to csv --jobs 4
+      gamao export s3://bucket/records/ -o s3://bucket/tables/ \\
+          --scheduler tcp://scheduler:8786
+      duckdb -c "SELECT kind, count(*) FROM 'tables/actions/*.parquet' GROUP BY kind"
+    """
+    from gamao_cli.tables.export import Job, plan, prepare_output, run_local
+    from gamao_cli.tables.writers import check_available
+
+    if "-" in paths:
+        fail_usage("export reads files, folders, archives or URLs, not standard input")
+    check_available(to)
+    parts, problems = plan(paths, globs, part_files=part_files)
+    for d in problems:
+        click.echo(d.format_text(), err=True)
+    if not parts:
+        if problems:
+            sys.exit(exit_codes.USAGE)
+        fail_usage("no match files found in " + ", ".join(paths))
+    prepare_output(out, force)
+    import os
+    job = Job(out=out, to=to, globs=globs, cwd=os.getcwd())
+    client = None
+    if scheduler:
+        from . import cluster
+        from gamao_cli.tables.export import run_partition
+        client = cluster.connect(scheduler)
+        results = cluster.ordered_map(client, functools.partial(run_partition, job), parts,
+                                      name="gamao-export")
+    else:
+        results = run_local(job, parts, jobs or os.cpu_count() or 1)
+    status = exit_codes.Status()
+    totals = dict.fromkeys(("files", "matches", "games", "actions", "errors", "warnings",
+                            "unreadable"), 0)
+    show = progress if progress is not None else sys.stderr.isatty()
+    inputs = sum(len(p.items) for p in parts)
+    try:
+        if show:
+            bar = click.progressbar(length=inputs, label="Exporting", file=sys.stderr)
+        else:
+            bar = None
+        for r, p in zip(results, parts):
+            for d in r.diagnostics:
+                click.echo(("\n" if bar is not None else "") + d.format_text(), err=True)
+            for key in totals:
+                totals[key] += getattr(r, key)
+            if r.unreadable:
+                status.unreadable()
+            if r.internal_error:
+                status.internal_error()
+            if bar is not None:
+                bar.update(len(p.items))
+        if bar is not None:
+            bar.render_finish()
+    finally:
+        if client is not None:
+            from . import cluster
+            cluster.close(client)
+    t = totals
+    line = (f"{_plural(t['files'], 'file')}, {_plural(t['matches'], 'match').replace('matchs', 'matches')}, "
+            f"{_plural(t['games'], 'game')}, {_plural(t['actions'], 'action')} -> {out} "
+            f"({to}, {_plural(len(parts), 'part')} a table); in the records: "
+            f"{_plural(t['errors'], 'error')}, {_plural(t['warnings'], 'warning')}")
+    if t["unreadable"] or problems:
+        line += f" ({_plural(t['unreadable'] + len(problems), 'file')} not read)"
+        status.unreadable()
+    click.echo(line, err=True)
+    sys.exit(status.code)

@@ -1,0 +1,309 @@
+"""Archives of match records: ``.zip``, ``.tar`` (also compressed:
+``.tar.gz``/``.tgz``, ``.tar.bz2``, ``.tar.xz``) and single ``.gz`` files,
+read member by member without unpacking anything to disk.
+
+Each member becomes a :class:`~gamao_cli.formats.base.Source` in memory,
+labelled ``archive.zip:member.mat`` (the label diagnostics and tables name
+it by), and is read through the format registry
+(:func:`gamao_cli.formats.read_source`) like any file: the format is found
+from the member's first bytes. Only one member's bytes are in memory at a
+time; a member larger than :data:`MAX_MEMBER_BYTES` is refused.
+
+An archive is recognised by its first bytes (``PK``, gzip's ``1f 8b``,
+``ustar`` at byte 257), not by its name. Which members are taken: those whose
+name ends as the folder scan's files do (:func:`gamao_cli.formats.file_endings`),
+or matches one of ``globs``; folders, links and hidden files (a name or
+folder starting with ``.``, ``__MACOSX/``) are skipped. An archive inside an
+archive is not opened.
+
+>>> import io, zipfile
+>>> buf = io.BytesIO()
+>>> with zipfile.ZipFile(buf, "w") as z:
+...     z.writestr("a/m1.mat", " 1 point match\\n")
+...     z.writestr("README", "not a record")
+>>> data = buf.getvalue()
+>>> kind_of(data[:512])
+'zip'
+>>> [(m.name, m.size) for m in list_members("x.zip", "zip", opener=lambda: io.BytesIO(data))]
+[('a/m1.mat', 15)]
+>>> [s.label for s in iter_sources("x.zip", "zip", opener=lambda: io.BytesIO(data))]
+['x.zip:a/m1.mat']
+"""
+from __future__ import annotations
+
+import fnmatch
+import gzip
+import os
+import posixpath
+import tarfile
+import zipfile
+import zlib
+from dataclasses import dataclass
+from typing import IO, Callable, Iterable, Iterator
+
+from gamao_cli.errors import InputError
+
+from .base import Source
+
+#: The name endings of archives a folder scan takes (``.gz`` only after a
+#: record's ending: ``match.mat.gz``).
+ARCHIVE_ENDINGS = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
+
+#: A member bigger than this (uncompressed) is refused, not read into memory.
+MAX_MEMBER_BYTES = 256 << 20
+
+#: Bytes of an input :func:`kind_of` looks at.
+SNIFF_BYTES = 512
+
+Opener = Callable[[], IO[bytes]]
+
+
+def kind_of(head: bytes, peek_gzip: bool = True) -> str | None:
+    """``"zip"``, ``"tar"`` (plain or compressed), ``"gz"`` (one compressed
+    file) or None, from an input's first bytes (at least 512 for a tar).
+    For gzip data, the start of the decompressed bytes tells a ``.tar.gz``
+    from a ``.gz`` (``peek_gzip``)."""
+    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        return "zip"
+    if _is_tar_header(head):
+        return "tar"
+    if head[:3] == b"BZh" or head[:6] == b"\xfd7zXZ\x00":
+        inner = _peek_decompressed(head)
+        return "tar" if inner is not None and _is_tar_header(inner) else None
+    if head[:2] == b"\x1f\x8b":
+        if peek_gzip:
+            inner = _peek_decompressed(head)
+            if inner is not None and _is_tar_header(inner):
+                return "tar"
+        return "gz"
+    return None
+
+
+def _is_tar_header(block: bytes) -> bool:
+    return len(block) >= 263 and block[257:262] == b"ustar"
+
+
+def _peek_decompressed(head: bytes) -> bytes | None:
+    """The first decompressed bytes of a gzip, bzip2 or xz stream's start."""
+    try:
+        if head[:2] == b"\x1f\x8b":
+            return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, SNIFF_BYTES)
+        if head[:3] == b"BZh":
+            import bz2
+            return bz2.BZ2Decompressor().decompress(head, SNIFF_BYTES)
+        import lzma
+        return lzma.LZMADecompressor().decompress(head, SNIFF_BYTES)
+    except Exception:  # a cut or damaged stream: not recognised as a tar here
+        return None
+
+
+def kind_of_path(path: str, opener: Opener | None = None) -> str | None:
+    """:func:`kind_of` for a file (``opener`` opens it when it is not local)."""
+    try:
+        with (opener() if opener else open(path, "rb")) as fh:
+            head = fh.read(4096)
+    except OSError:
+        return None
+    return kind_of(head)
+
+
+def is_archive_name(name: str) -> bool:
+    """Whether a folder scan takes a file of this name as an archive."""
+    low = name.lower()
+    if low.endswith(ARCHIVE_ENDINGS):
+        return True
+    if low.endswith(".gz"):
+        from . import file_endings
+        return low[:-3].endswith(file_endings())
+    return False
+
+
+@dataclass(frozen=True)
+class Member:
+    """One member of an archive: its name and uncompressed size."""
+
+    name: str
+    size: int
+
+
+def _taken(name: str, globs: tuple[str, ...]) -> bool:
+    parts = name.split("/")
+    if any(p.startswith(".") or p == "__MACOSX" for p in parts if p):
+        return False
+    base = parts[-1]
+    if not base:
+        return False
+    if globs:
+        return any(fnmatch.fnmatch(base, g) for g in globs)
+    from . import file_endings
+    return base.lower().endswith(file_endings())
+
+
+def _broken(label: str, exc: BaseException, what: str = "cannot read the archive") -> InputError:
+    reason = str(exc) or type(exc).__name__
+    return InputError(path=label, message=f"{what}: {reason}")
+
+
+def _open(path: str, opener: Opener | None) -> IO[bytes]:
+    try:
+        return opener() if opener else open(path, "rb")
+    except OSError as exc:
+        from .textio import os_reason
+        raise InputError(path=path, message=f"cannot read: {os_reason(exc)}") from None
+
+
+def gz_member_name(path: str, fh: IO[bytes] | None = None) -> str:
+    """The name of the file inside a ``.gz``: the name gzip stored, else the
+    archive's name without ``.gz``."""
+    if fh is not None:
+        try:
+            head = fh.read(1024)
+            fh.seek(0)
+            if head[:2] == b"\x1f\x8b" and head[3] & 0x08:  # FNAME
+                start = 10 + (2 + int.from_bytes(head[10:12], "little") if head[3] & 0x04 else 0)
+                end = head.index(b"\x00", start)
+                name = head[start:end].decode("latin-1")
+                if name:
+                    return posixpath.basename(name.replace("\\", "/"))
+        except (ValueError, OSError, IndexError):
+            pass
+    base = posixpath.basename(path.replace("\\", "/"))
+    return base[:-3] if base.lower().endswith(".gz") else base
+
+
+def list_members(path: str, kind: str, *, globs: tuple[str, ...] = (),
+                 opener: Opener | None = None) -> list[Member]:
+    """The members of an archive a scan takes, in archive order. A
+    compressed tar is listed by reading it through once."""
+    with _open(path, opener) as fh:
+        try:
+            if kind == "zip":
+                with zipfile.ZipFile(fh) as z:
+                    return [Member(i.filename, i.file_size) for i in z.infolist()
+                            if not i.is_dir() and _taken(i.filename, globs)]
+            if kind == "tar":
+                with tarfile.open(fileobj=fh, mode="r|*") as t:
+                    return [Member(i.name, i.size) for i in t if i.isfile() and _taken(i.name, globs)]
+            if kind == "gz":
+                name = gz_member_name(path, fh)
+                return [Member(name, -1)]
+        except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, OSError,
+                ValueError) as exc:
+            raise _broken(path, exc) from None
+    raise ValueError(f"not an archive kind: {kind!r}")
+
+
+def _read_limited(fh: IO[bytes], label: str, limit: int = MAX_MEMBER_BYTES) -> bytes:
+    data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(path=label, message=f"the member is bigger than {limit >> 20} MiB "
+                                             "uncompressed; gamao does not read it")
+    return data
+
+
+def iter_sources(path: str, kind: str, *, names: Iterable[str] | None = None,
+                 globs: tuple[str, ...] = (), opener: Opener | None = None,
+                 label: str | None = None) -> Iterator[Source]:
+    """The members of an archive as in-memory sources, one at a time:
+    those named in ``names`` (in the archive's order), else every member a
+    scan takes. A damaged archive or member raises
+    :class:`~gamao_cli.errors.InputError` naming it."""
+    for item in iter_members(path, kind, names=names, globs=globs, opener=opener, label=label):
+        if isinstance(item, InputError):
+            raise item
+        yield item
+
+
+def iter_members(path: str, kind: str, *, names: Iterable[str] | None = None,
+                 globs: tuple[str, ...] = (), opener: Opener | None = None,
+                 label: str | None = None) -> Iterator[Source | InputError]:
+    """:func:`iter_sources`, but a member that cannot be read is given as
+    its :class:`~gamao_cli.errors.InputError` and the next members follow;
+    an archive that cannot be read at all raises it."""
+    label = label or path
+    wanted = None if names is None else set(names)
+    fh = _open(path, opener)
+    try:
+        if kind == "zip":
+            yield from _zip_members(fh, label, wanted, globs)
+        elif kind == "tar":
+            yield from _tar_members(fh, label, wanted, globs)
+        elif kind == "gz":
+            name = gz_member_name(path, fh)
+            member = f"{label}:{name}"
+            try:
+                with gzip.GzipFile(fileobj=fh, mode="rb") as g:
+                    data = _read_limited(g, member)
+            except (EOFError, zlib.error, OSError) as exc:
+                raise _broken(label, exc) from None
+            yield Source.from_bytes(data, label=member)
+        else:
+            raise ValueError(f"not an archive kind: {kind!r}")
+    finally:
+        fh.close()
+
+
+def _too_big(member: str) -> InputError:
+    return InputError(path=member, message=f"the member is bigger than {MAX_MEMBER_BYTES >> 20} "
+                                           "MiB uncompressed; gamao does not read it")
+
+
+def _zip_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
+    try:
+        z = zipfile.ZipFile(fh)
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise _broken(label, exc) from None
+    with z:
+        for info in z.infolist():
+            if info.is_dir():
+                continue
+            if (info.filename not in wanted) if wanted is not None else not _taken(info.filename, globs):
+                continue
+            member = f"{label}:{info.filename}"
+            if info.file_size > MAX_MEMBER_BYTES:
+                yield _too_big(member)
+                continue
+            try:
+                with z.open(info) as m:
+                    data = _read_limited(m, member)
+            except InputError as exc:
+                yield exc
+                continue
+            except (zipfile.BadZipFile, EOFError, zlib.error, OSError, NotImplementedError,
+                    RuntimeError) as exc:
+                # RuntimeError: an encrypted member; NotImplementedError: an
+                # unsupported compression method
+                yield _broken(member, exc, "cannot read the member")
+                continue
+            yield Source.from_bytes(data, label=member)
+
+
+def _tar_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
+    try:
+        t = tarfile.open(fileobj=fh, mode="r|*")
+    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+        raise _broken(label, exc) from None
+    with t:
+        try:
+            for info in t:
+                if not info.isfile():
+                    continue
+                if (info.name not in wanted) if wanted is not None else not _taken(info.name, globs):
+                    continue
+                member = f"{label}:{info.name}"
+                if info.size > MAX_MEMBER_BYTES:
+                    yield _too_big(member)
+                    continue
+                m = t.extractfile(info)
+                data = m.read() if m is not None else b""
+                yield Source.from_bytes(data, label=member)
+        except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+            # a tar is read as a stream: nothing after the damage can be reached
+            raise _broken(label, exc) from None
+
+
+def local_size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

@@ -1,0 +1,332 @@
+"""``gamao export``'s work, apart from the command line: finding the
+inputs, cutting them into partitions, and turning one partition into one
+part file of each table.
+
+The plan is the same whoever runs it: :func:`plan` lists the inputs
+(folders searched as ``validate`` searches them, plus archives; a ``.zip``
+is opened to list its members, which are spread over partitions like
+files; a tar, compressed or not, and a ``.gz`` are read whole by one task)
+and cuts them, in input order, into partitions of at most
+:data:`PART_FILES` inputs or :data:`PART_BYTES` bytes. Partition ``k``
+writes ``matches/part-k``, ``games/part-k`` and ``actions/part-k``
+(:func:`run_partition`), so a run with one process, with ``--jobs N`` or on
+a Dask cluster writes the same files with the same rows in the same order;
+reading ``DIR/actions/*.parquet`` in name order gives the input order.
+
+Memory: a task holds one match (and its replay) at a time and at most
+:data:`~gamao_cli.tables.writers.BATCH_ROWS` rows per table; the client
+holds the plan (a few dozen bytes an input) and each partition's counts.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from gamao_cli import formats
+from gamao_cli.errors import InputError
+from gamao_cli.formats import archives
+from gamao_cli.replay.diagnostics import Diagnostic
+
+from . import storage
+from .rows import match_rows
+from .schema import TABLES
+from .writers import ENDINGS, WRITERS
+
+#: A partition holds at most this many inputs (files or zip members)...
+PART_FILES = 256
+#: ... or about this many bytes of input.
+PART_BYTES = 8 << 20
+
+
+@dataclass(frozen=True)
+class Item:
+    """One input of a partition: a file (``kind="file"``), one member of a
+    zip, or a whole tar or ``.gz``; ``path`` is a local path or a URL."""
+
+    path: str
+    kind: str
+    member: str | None = None
+    size: int = 0
+
+
+@dataclass(frozen=True)
+class Partition:
+    index: int
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every task needs to know: the output folder (a path or URL every
+    worker reaches), the output form, and which archive members to take."""
+
+    out: str
+    to: str = "parquet"
+    globs: tuple[str, ...] = ()
+    #: the client's working folder: a worker started elsewhere finds the
+    #: relative paths the command was given there (the tables keep them as
+    #: given, so a cluster's rows are a local run's)
+    cwd: str = ""
+
+    def local(self, path: str) -> str:
+        """Where a worker opens ``path``."""
+        if storage.is_url(path) or os.path.isabs(path) or not self.cwd:
+            return path
+        return os.path.join(self.cwd, path)
+
+
+@dataclass
+class PartResult:
+    """What a task sends back: counts, and the diagnostics of the inputs it
+    could not read (the records' own diagnostics are in the tables)."""
+
+    index: int
+    files: int = 0
+    matches: int = 0
+    games: int = 0
+    actions: int = 0
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+    unreadable: int = 0
+    internal_error: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def part_name(index: int, to: str) -> str:
+    return f"part-{index:05d}{ENDINGS[to]}"
+
+
+# -- the plan ------------------------------------------------------------------
+
+def _taken(name: str, globs: tuple[str, ...]) -> bool:
+    if name.startswith("."):
+        return False
+    if globs:
+        return any(fnmatch.fnmatch(name, g) for g in globs)
+    return name.lower().endswith(formats.file_endings()) or archives.is_archive_name(name)
+
+
+def iter_inputs(paths: Iterable[str], globs: tuple[str, ...] = ()) -> Iterator[str]:
+    """Every input file: files as given, folders searched recursively for
+    match records and archives (or files matching ``globs``), links
+    followed, each real folder once; URLs listed through ``fsspec``."""
+    seen: set[str] = set()
+    for p in paths:
+        if storage.is_url(p):
+            folder, files = storage.list_url(p)
+            for f in files:
+                if not folder or _taken(f.rstrip("/").rsplit("/", 1)[-1], globs):
+                    yield f
+            continue
+        if not os.path.isdir(p):
+            yield p
+            continue
+        for root, dirs, names in os.walk(p, followlinks=True):
+            real = os.path.realpath(root)
+            if real in seen:
+                dirs[:] = []
+                continue
+            seen.add(real)
+            dirs.sort()
+            for name in sorted(names):
+                if _taken(name, globs):
+                    yield os.path.join(root, name)
+
+
+def items_of(path: str, globs: tuple[str, ...] = ()) -> list[Item]:
+    """The items of one input: itself, or a zip's members. Raises
+    :class:`InputError` for an archive that cannot be listed."""
+    op = storage.opener(path)
+    kind = archives.kind_of_path(path, op)
+    size = storage.size(path)
+    if kind == "zip":
+        return [Item(path, "zip", mem.name, mem.size)
+                for mem in archives.list_members(path, "zip", globs=globs, opener=op)]
+    if kind in ("tar", "gz"):
+        return [Item(path, kind, None, size * 4)]
+    return [Item(path, "file", None, size)]
+
+
+def plan(paths: Iterable[str], globs: tuple[str, ...] = (), part_files: int = PART_FILES,
+         part_bytes: int = PART_BYTES) -> tuple[list[Partition], list[Diagnostic]]:
+    """The partitions of the inputs, and the diagnostics of archives that
+    could not even be listed."""
+    from gamao_cli.replay.check import input_error_diagnostic
+    parts: list[Partition] = []
+    problems: list[Diagnostic] = []
+    current: list[Item] = []
+    held = 0
+
+    def close() -> None:
+        nonlocal current, held
+        if current:
+            parts.append(Partition(len(parts), tuple(current)))
+            current, held = [], 0
+
+    for path in iter_inputs(paths, globs):
+        try:
+            items = items_of(path, globs)
+        except InputError as exc:
+            problems.append(input_error_diagnostic(exc))
+            continue
+        for item in items:
+            if current and (len(current) >= part_files or held + item.size > part_bytes):
+                close()
+            current.append(item)
+            held += max(item.size, 0)
+    close()
+    return parts, problems
+
+
+# -- one partition ---------------------------------------------------------------
+
+def _sources(items: tuple[Item, ...], job: Job):
+    """(label, source or None, error) for each input of a partition, in
+    order; consecutive members of one zip are read in one pass over it."""
+    i = 0
+    while i < len(items):
+        item = items[i]
+        if item.kind == "file":
+            i += 1
+            if storage.is_url(item.path):
+                try:
+                    data = storage.read_bytes(item.path)
+                except InputError as exc:
+                    yield item.path, None, exc
+                    continue
+                yield item.path, formats.Source.from_bytes(data, label=item.path), None
+            else:
+                yield item.path, formats.Source(job.local(item.path), label=item.path), None
+            continue
+        if item.kind == "zip":
+            j = i
+            while j < len(items) and items[j].kind == "zip" and items[j].path == item.path:
+                j += 1
+            names = [it.member for it in items[i:j]]
+            i = j
+        else:
+            names = None
+            i += 1
+        try:
+            it = archives.iter_members(job.local(item.path), item.kind, names=names,
+                                       globs=job.globs, opener=storage.opener(item.path),
+                                       label=item.path)
+            while True:
+                try:
+                    got = next(it)
+                except StopIteration:
+                    break
+                except InputError as exc:  # the archive itself: nothing more of it
+                    yield exc.path or item.path, None, exc
+                    break
+                if isinstance(got, InputError):
+                    yield got.path, None, got
+                else:
+                    yield got.label, got, None
+        except InputError as exc:  # a URL that cannot be opened
+            yield item.path, None, exc
+
+
+def run_partition(job: Job, part: Partition) -> PartResult:
+    """Read every input of ``part`` and write its rows as part
+    ``part.index`` of each table under ``job.out``. Never raises for bad
+    input: an input that cannot be read is a diagnostic (and counted), a bug
+    of gamao on one input a GM004 diagnostic, and the task goes on."""
+    from gamao_cli.replay.check import input_error_diagnostic, internal_error_diagnostic
+    result = PartResult(part.index)
+    out = storage.Output(job.local(job.out))
+    out.makedirs("matches")
+    out.makedirs("games")
+    out.makedirs("actions")
+    name = part_name(part.index, job.to)
+    writer_cls = WRITERS[job.to]
+    with out.open("matches", name) as fm, out.open("games", name) as fg, \
+            out.open("actions", name) as fa:
+        writers = {"matches": writer_cls(fm, "matches"), "games": writer_cls(fg, "games"),
+                   "actions": writer_cls(fa, "actions")}
+        for label, source, problem in _sources(part.items, job):
+            result.files += 1
+            if problem is not None:
+                result.unreadable += 1
+                result.diagnostics.append(input_error_diagnostic(problem))
+                continue
+            _export_source(source, label, writers, result, input_error_diagnostic,
+                           internal_error_diagnostic)
+        for w in writers.values():
+            w.close()
+    return result
+
+
+def _export_source(source, label, writers, result, input_error_diagnostic,
+                   internal_error_diagnostic) -> None:
+    where = "reading"
+    index = 0
+    try:
+        fmt = formats.detect(source.head()).name
+        for match in formats.read_source(source):
+            where = "checking"
+            rows = match_rows(match, path=label, index=index, fmt=fmt)
+            writers["matches"].add([rows.match])
+            writers["games"].add(rows.games)
+            writers["actions"].add(rows.actions)
+            result.matches += 1
+            result.games += len(rows.games)
+            result.actions += len(rows.actions)
+            result.errors += rows.match["errors"]
+            result.warnings += rows.match["warnings"]
+            result.infos += rows.match["infos"]
+            index += 1
+            where = "reading"
+    except InputError as exc:
+        result.unreadable += 1
+        d = input_error_diagnostic(exc)
+        if index:
+            d.message += (f" (the {index} {'match' if index == 1 else 'matches'} before it "
+                          "are in the tables)")
+        result.diagnostics.append(d)
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except Exception as exc:  # a bug in gamao: say so, go on with the next input
+        if os.environ.get("GAMAO_DEBUG") == "1":
+            raise
+        result.unreadable += 1
+        result.internal_error = True
+        result.diagnostics.append(internal_error_diagnostic(exc, label, where))
+
+
+# -- running the partitions ------------------------------------------------------------
+
+def prepare_output(out: str, force: bool) -> None:
+    """Make ``out/matches``, ``out/games``, ``out/actions``; refuse a folder
+    that already holds part files unless ``force``, which removes them (and
+    only them)."""
+    from gamao_cli.errors import OutputError
+    o = storage.Output(out)
+    old = [(t, n) for t in TABLES for n in o.list(t) if n.startswith("part-")]
+    if old and not force:
+        raise OutputError(f"{o.join(old[0][0])} already holds part files of an export; "
+                          "choose another folder or use --force to replace them")
+    for t, n in old:
+        o.remove(t, n)
+    for t in TABLES:
+        o.makedirs(t)
+
+
+def _call(args: tuple[Job, Partition]) -> PartResult:
+    return run_partition(*args)
+
+
+def run_local(job: Job, parts: list[Partition], jobs: int = 1) -> Iterator[PartResult]:
+    """The partitions' results in order, in ``jobs`` worker processes."""
+    import sys
+    if jobs <= 1 or len(parts) <= 1:
+        for p in parts:
+            yield run_partition(job, p)
+        return
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    with ctx.Pool(min(jobs, len(parts))) as pool:
+        yield from pool.imap(_call, [(job, p) for p in parts], chunksize=1)

@@ -1,0 +1,341 @@
+"""The rows of one match in the three tables (:mod:`.schema`): one row in
+``matches``, one per game in ``games``, one per action in ``actions``.
+
+Everything comes from the match as read and its replay
+(:func:`gamao_cli.replay.replay.validate_match` with ``keep_records``):
+results, cube, score, the position before every action and its IDs
+(:func:`gamao_cli.replay.snapshots.snapshots`), and the validator's
+diagnostics, each attached to the action it is about (else to its game,
+else to the match). Player 0 is the left player everywhere.
+
+>>> from gamao_cli.formats.mat.reader import read_matches
+>>> text = (" 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n"
+...         "  1) 31: 8/5 6/5                 61: 13/7 8/6\\n")
+>>> rows = match_rows(read_matches(text, "ex.mat")[0], path="ex.mat", index=0, fmt="mat")
+>>> a = rows.actions[1]
+>>> a["kind"], a["die1"], a["die2"], a["play"], a["legal"], a["codes"]
+('roll', 6, 1, None, False, 'GM202')
+>>> rows.actions[0]["play"], rows.actions[0]["position_id"], rows.actions[0]["pips0"]
+('8/5 6/5', '4HPwATDgc/ABMA', 167)
+>>> rows.games[0]["ended"], rows.match["errors"], len(rows.match["match_id"])
+('unfinished', 1, 16)
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamao_cli import model as m
+from gamao_cli.errors import GamaoError
+from gamao_cli.model.notation import format_steps
+from gamao_cli.replay.diagnostics import Diagnostic
+from gamao_cli.replay.record_rules import Rules
+from gamao_cli.replay.replay import MatchReport, Replays
+from gamao_cli.replay.snapshots import snapshots
+
+from .schema import ANALYSIS
+
+Row = dict[str, Any]
+
+_ROLL_TYPES = (m.Play, m.Dance, m.UnplayedRoll, m.IllegalPlayMarker)
+_ROLL_CLASSES = frozenset(_ROLL_TYPES)
+_KINDS = {m.Play: "roll", m.Dance: "roll", m.UnplayedRoll: "roll", m.IllegalPlayMarker: "roll",
+          m.Take: "take", m.Drop: "drop", m.Resign: "resign", m.Win: "win", m.Loss: "loss"}
+
+
+@dataclass
+class MatchRows:
+    match: Row
+    games: list[Row] = field(default_factory=list)
+    actions: list[Row] = field(default_factory=list)
+
+
+def canonical_text(match: m.Match, report: MatchReport) -> str:
+    """What :func:`match_id` hashes: the match as played, one line an
+    action, in a form no format or producer changes: the length, the
+    players, and for every game its number and the score before it (as the
+    replay counts it), then every action: who, what, the dice higher first
+    and a play as its die steps (from the replay) in a fixed order.
+
+    >>> from gamao_cli.formats.mat.reader import read_matches
+    >>> from gamao_cli.replay.replay import validate_match
+    >>> text = " 3 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n  1) 31: 8/5 6/5    24: 13/11 13/9\\n"
+    >>> [match] = read_matches(text)
+    >>> print(canonical_text(match, validate_match(match, keep_records=True)), end="")
+    gamao match 1
+    length 3
+    players Ann | Bob
+    game 1 0-0
+    0 roll 31 8/5 6/5
+    1 roll 42 13/11 13/9
+    """
+    steps_of = {id(r.action): r.steps for g in report.games for r in g.records
+                if r.steps is not None}
+    players = match.players
+    lines = ["gamao match 1", f"length {match.length}", f"players {players[0]} | {players[1]}"]
+    for game, result in zip(match.games, report.games):
+        lines.append(f"game {game.number} {result.score_before[0]}-{result.score_before[1]}")
+        for a in game.actions:
+            cls = type(a)
+            if cls is m.Loss:  # a note beside the result, which some producers write
+                continue
+            if cls in _ROLL_CLASSES:
+                cell = f"roll {max(a.dice)}{min(a.dice)}"
+                if cls is m.Play:
+                    steps = steps_of.get(id(a))
+                    cell += " " + (format_steps(sorted(steps, reverse=True), group=False)
+                                   if steps else a.play_text())
+                elif cls is not m.Dance:
+                    cell += " " + a.written
+            elif cls is m.Double:
+                cell = a.kind
+            elif cls is m.Win:
+                cell = f"win {a.points}"
+            else:
+                cell = _KINDS[cls]
+            lines.append(f"{a.player} {cell}")
+    return "\n".join(lines) + "\n"
+
+
+def match_id(match: m.Match, report: MatchReport | None = None) -> str:
+    """The stable id of a match: the first 16 hex digits of the SHA-256 of
+    :func:`canonical_text`. Where the match was read from is not in it, nor
+    are tags and comments (event, date, the rule settings a producer states
+    or leaves out), nor how the record spells a play, so the same match read
+    from a ``.mat`` file, from its SGF or JSON conversion, or from another
+    program's export of it has one id.
+
+    >>> from gamao_cli.formats.mat.reader import read_matches
+    >>> text = " 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n  1) 31: 8/5 6/5\\n"
+    >>> tagged = '; [Event "Club night"]\\n\\n' + text.replace("31: 8/5 6/5", "13: 6/5 8/5")
+    >>> match_id(read_matches(text, "a.mat")[0]) == match_id(read_matches(tagged, "b.txt")[0])
+    True
+    """
+    if report is None or not any(g.records for g in report.games):
+        report = Replays().of(match)
+    text = canonical_text(match, report)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+_DATE = re.compile(r"\s*(\d{4})[./-](\d{1,2})[./-](\d{1,2})\s*$")
+
+
+def parse_date(text: str | None) -> _dt.date | None:
+    """``2023.01.04``, ``2023-01-04`` or ``2023/1/4`` as a date; else None.
+
+    >>> parse_date("2026.11.30"), parse_date("30 Nov"), parse_date("2023.02.30")
+    (datetime.date(2026, 11, 30), None, None)
+    """
+    if not text:
+        return None
+    mt = _DATE.match(text)
+    if not mt:
+        return None
+    try:
+        return _dt.date(int(mt.group(1)), int(mt.group(2)), int(mt.group(3)))
+    except ValueError:
+        return None
+
+
+def _codes(diags: list[Diagnostic]) -> str | None:
+    return " ".join(d.code for d in diags) if diags else None
+
+
+class _Attribution:
+    """Which action (or game) each diagnostic is about: the action on the
+    diagnostic's line of the same game whose cell starts at or before its
+    column; without a line, the action of its move number (and dice); else
+    the game; a diagnostic of no game is about the match."""
+
+    def __init__(self, match: m.Match, report: MatchReport):
+        self.on_action: dict[int, list[Diagnostic]] = {}
+        self.on_game: dict[int, list[Diagnostic]] = {}
+        self.on_match: list[Diagnostic] = []
+        self.by_game_number: dict[int, list[Diagnostic]] = {}
+        games = {}
+        for gi, g in enumerate(match.games):
+            games.setdefault(g.number, gi)
+        for d in report.diagnostics:
+            if d.game is None or d.game not in games:
+                self.on_match.append(d)
+                continue
+            self.by_game_number.setdefault(d.game, []).append(d)
+            game = match.games[games[d.game]]
+            target = self._action_of(game, d)
+            if target is None:
+                self.on_game.setdefault(games[d.game], []).append(d)
+            else:
+                self.on_action.setdefault(id(target), []).append(d)
+
+    @staticmethod
+    def _action_of(game: m.Game, d: Diagnostic) -> m.ActionType | None:
+        if d.line:
+            best = None
+            first = None
+            for a in game.actions:
+                if a.line != d.line:
+                    continue
+                if first is None:
+                    first = a
+                if d.column is None or a.column <= d.column:
+                    if best is None or a.column >= best.column:
+                        best = a
+            return best or first
+        if d.move is not None:
+            found = [a for a in game.actions if a.move_number == d.move]
+            if d.dice:
+                with_dice = [a for a in found if isinstance(a, _ROLL_TYPES)
+                             and f"{a.dice[0]}{a.dice[1]}" == d.dice]
+                found = with_dice or found
+            return found[0] if found else None
+        return None
+
+
+def _analysis(action: m.ActionType) -> dict[str, Any]:
+    """The analysis columns from what the record carries (an action's
+    ``analysis``: a mapping, or an object with attributes of the columns'
+    names); null when it carries none. Nothing is computed here."""
+    source = getattr(action, "analysis", None)
+    out: dict[str, Any] = {}
+    for col in ANALYSIS:
+        value = None
+        if source is not None:
+            value = source.get(col.name) if isinstance(source, dict) else getattr(source, col.name, None)
+        if value is not None:
+            value = str(value) if col.type == "string" else float(value)
+        out[col.name] = value
+    return out
+
+
+_NO_ANALYSIS = {c.name: None for c in ANALYSIS}
+
+
+def _final_owner(game: m.Game, result) -> int | None:
+    """Who owns the cube when the game ends: as before its last recorded
+    action, unless that action was the take that turned the cube."""
+    records = result.records
+    if not records:
+        return None
+    last = records[-1]
+    if isinstance(last.action, m.Take) and result.cube != last.cube:
+        offer = None
+        for a in game.actions:
+            if a is last.action:
+                break
+            if isinstance(a, m.Double):
+                offer = a
+        if offer is not None and offer.kind != "double":
+            return offer.player
+        return last.action.player
+    return last.cube_owner
+
+
+def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
+               replays: Replays | None = None) -> MatchRows:
+    """The rows of ``match`` (read from ``path``, its ``index``-th match,
+    in format ``fmt``) in the three tables."""
+    replays = replays or Replays()
+    report = replays.of(match)
+    mid = match_id(match, report)
+    snaps = {id(s.action): s for s in snapshots(match, report)}
+    where = _Attribution(match, report)
+    try:
+        rules: Rules | None = Rules.from_match(match)
+    except GamaoError:
+        rules = None
+    players = match.players
+    rows = MatchRows(match={})
+    actions = rows.actions
+    for gi, (game, result) in enumerate(zip(match.games, report.games)):
+        records = {id(r.action): r for r in result.records}
+        s0, s1 = result.score_before
+        rolls = 0
+        for seq, a in enumerate(game.actions, 1):
+            cls = type(a)
+            kind = a.kind if cls is m.Double else _KINDS[cls]
+            rec = records.get(id(a))
+            diags = where.on_action.get(id(a), [])
+            row: Row = {"match_id": mid, "path": path, "index_in_file": index,
+                        "game": game.number, "seq": seq,
+                        "move_number": a.move_number, "player": a.player, "kind": kind,
+                        "die1": None, "die2": None, "play": None, "play_written": None,
+                        "points": None}
+            if kind == "roll":
+                rolls += 1
+                row["die1"], row["die2"] = max(a.dice), min(a.dice)
+                if cls is m.Play:
+                    row["play_written"] = a.play_text()
+                    if rec is not None and rec.steps is not None:
+                        row["play"] = format_steps(rec.steps, group=False)
+                else:
+                    row["play_written"] = a.written
+                    if cls is m.Dance and rec is not None and rec.position is not None:
+                        row["play"] = ""
+            elif cls is m.Win or cls is m.Loss:
+                row["points"] = a.points
+            elif cls is m.Double and a.value is not None:
+                row["play_written"] = a.text()
+            row["cube_value"] = rec.cube if rec is not None else None
+            row["cube_owner"] = rec.cube_owner if rec is not None else None
+            row["score0"], row["score1"] = s0, s1
+            snap = snaps.get(id(a))
+            pid = mid_g = xg = None
+            if snap is not None:
+                try:
+                    pid = snap.position_id
+                    mid_g = snap.match_id
+                    xg = snap.xgid
+                except ValueError:  # a position no ID holds (replayed as written)
+                    pid = mid_g = xg = None
+            row["position_id"], row["match_id_gnubg"], row["xgid"] = pid, mid_g, xg
+            if rec is not None and rec.position is not None and rec.turn is not None:
+                mine, theirs = rec.position.pip_count()
+                row["pips0"], row["pips1"] = (mine, theirs) if rec.turn == 0 else (theirs, mine)
+                checked = True
+            else:
+                row["pips0"] = row["pips1"] = None
+                checked = rec is not None and cls in (m.Win, m.Loss, m.Resign)
+            if any(d.severity == "error" for d in diags):
+                row["legal"] = False
+            else:
+                row["legal"] = True if checked else None
+            row["codes"] = _codes(diags)
+            row.update(_analysis(a) if hasattr(a, "analysis") else _NO_ANALYSIS)
+            actions.append(row)
+        in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
+        rows.games.append({
+            "match_id": mid, "path": path, "index_in_file": index, "game": game.number, "score0": s0, "score1": s1,
+            "crawford": result.crawford, "winner": result.winner, "points": result.points,
+            "stated_points": result.stated_points, "ended": result.ended or "unfinished",
+            "cube": result.cube, "cube_owner": _final_owner(game, result), "moves": result.moves,
+            "rolls": rolls,
+            "errors": sum(d.severity == "error" for d in in_game),
+            "warnings": sum(d.severity == "warning" for d in in_game),
+            "codes": _codes(where.on_game.get(gi, [])),
+        })
+    rows.match = {
+        "match_id": mid, "path": path, "index_in_file": index, "format": fmt,
+        "player0": players[0], "player1": players[1], "length": match.length,
+        "crawford": rules.crawford if rules else None,
+        "jacoby": rules.jacoby if rules else None,
+        "beaver": rules.beaver if rules else None,
+        "variant": rules.variant if rules else match.tag("Variation"),
+        "event": match.tag("Event"), "site": match.tag("Site"),
+        "date": parse_date(match.tag("EventDate")),
+        "score0": report.final_score[0], "score1": report.final_score[1],
+        "winner": report.winner, "games": len(match.games), "actions": len(actions),
+        "errors": report.errors, "warnings": report.warnings,
+        "infos": sum(d.severity == "info" for d in report.diagnostics),
+        "codes": _codes(where.on_match),
+    }
+    return rows
+
+
+def _first_index(match: m.Match, game: m.Game) -> int:
+    for i, g in enumerate(match.games):
+        if g.number == game.number:
+            return i
+    return -1

@@ -1,0 +1,156 @@
+"""Part-file writers of the three tables: Parquet (``pyarrow``, the extra
+``gamao[parquet]``), CSV and JSON lines (nothing extra). Each writes one
+part file of one table, its columns those of :mod:`.schema` in order, and
+holds at most :data:`BATCH_ROWS` rows in memory: full batches go out as
+they fill (a Parquet row group each).
+
+How values are written: CSV has a header line; a null is an empty field and
+an empty string is ``""`` (so the two differ); booleans are ``true`` and
+``false``; dates ``YYYY-MM-DD``. JSON lines: one object a line with every
+column, null as ``null``.
+
+>>> import io
+>>> out = io.BytesIO()
+>>> w = CsvPart(out, "games")
+>>> w.add([{"match_id": "ab", "path": "x.mat", "index_in_file": 0, "game": 1, "score0": 0, "score1": 0, "crawford": False,
+...         "winner": 1, "points": 2, "stated_points": None, "ended": "drop", "cube": 2,
+...         "cube_owner": None, "moves": 12, "rolls": 13, "errors": 0, "warnings": 0,
+...         "codes": ""}])
+>>> w.close()
+>>> print(out.getvalue().decode())
+match_id,path,index_in_file,game,score0,score1,crawford,winner,points,stated_points,ended,cube,cube_owner,moves,rolls,errors,warnings,codes
+ab,x.mat,0,1,0,0,false,1,2,,drop,2,,12,13,0,0,""
+<BLANKLINE>
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from typing import IO, Any, Iterable
+
+from .schema import TABLES, TABLES_VERSION
+
+#: Rows a writer holds before writing them out (a Parquet row group).
+BATCH_ROWS = 16 * 1024
+
+ENDINGS = {"parquet": ".parquet", "csv": ".csv", "jsonl": ".jsonl"}
+
+
+def _need_pyarrow():
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        from gamao_cli.errors import GamaoError
+        raise GamaoError("Parquet output needs pyarrow: pip install 'gamao[parquet]' "
+                         "(or use --to csv or --to jsonl)") from None
+
+
+def arrow_schema(table: str):
+    """The pyarrow schema of a table (with the tables' version in its metadata)."""
+    _need_pyarrow()
+    import pyarrow as pa
+    types = {"string": pa.string(), "bool": pa.bool_(), "int8": pa.int8(), "int16": pa.int16(),
+             "int32": pa.int32(), "int64": pa.int64(), "float64": pa.float64(),
+             "date": pa.date32()}
+    fields = [pa.field(c.name, types[c.type], nullable=c.nullable,
+                       metadata={"doc": c.doc}) for c in TABLES[table]]
+    return pa.schema(fields, metadata={"gamao.table": table,
+                                       "gamao.tables_version": str(TABLES_VERSION)})
+
+
+class _Part:
+    def __init__(self, fh: IO[bytes], table: str):
+        self.fh = fh
+        self.table = table
+        self.columns = [c.name for c in TABLES[table]]
+        self.rows: list[dict[str, Any]] = []
+        self.count = 0
+
+    def add(self, rows: Iterable[dict[str, Any]]) -> None:
+        self.rows.extend(rows)
+        if len(self.rows) >= BATCH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.rows:
+            self.count += len(self.rows)
+            self._write(self.rows)
+            self.rows = []
+
+    def _write(self, rows: list[dict[str, Any]]) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.flush()
+
+
+class ParquetPart(_Part):
+    def __init__(self, fh: IO[bytes], table: str):
+        super().__init__(fh, table)
+        _need_pyarrow()
+        import pyarrow.parquet as pq
+        self.schema = arrow_schema(table)
+        self.writer = pq.ParquetWriter(fh, self.schema, compression="zstd")
+
+    def _write(self, rows: list[dict[str, Any]]) -> None:
+        import pyarrow as pa
+        arrays = [pa.array([r[name] for r in rows], type=f.type)
+                  for name, f in zip(self.columns, self.schema)]
+        self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+
+    def close(self) -> None:
+        self.flush()
+        self.writer.close()
+
+
+def _csv_field(v: Any) -> str:
+    if v is None:
+        return ""
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        if v == "" or any(ch in v for ch in ',"\n\r'):
+            return '"' + v.replace('"', '""') + '"'
+        return v
+    if isinstance(v, _dt.date):
+        return v.isoformat()
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+class CsvPart(_Part):
+    def __init__(self, fh: IO[bytes], table: str):
+        super().__init__(fh, table)
+        fh.write((",".join(self.columns) + "\n").encode("utf-8"))
+
+    def _write(self, rows: list[dict[str, Any]]) -> None:
+        names = self.columns
+        out = "".join(",".join([_csv_field(r[n]) for n in names]) + "\n" for r in rows)
+        self.fh.write(out.encode("utf-8"))
+
+
+def _json_default(v: Any) -> Any:
+    if isinstance(v, _dt.date):
+        return v.isoformat()
+    raise TypeError(f"cannot write {type(v).__name__} as JSON")
+
+
+class JsonlPart(_Part):
+    def _write(self, rows: list[dict[str, Any]]) -> None:
+        names = self.columns
+        dumps = json.JSONEncoder(ensure_ascii=False, default=_json_default).encode
+        out = "".join(dumps({n: r[n] for n in names}) + "\n" for r in rows)
+        self.fh.write(out.encode("utf-8"))
+
+
+WRITERS = {"parquet": ParquetPart, "csv": CsvPart, "jsonl": JsonlPart}
+
+
+def check_available(to: str) -> None:
+    """Raise a one-line error now if ``to`` needs a package that is missing."""
+    if to == "parquet":
+        _need_pyarrow()
