@@ -22,6 +22,8 @@ else to the match). Player 0 is the left player everywhere.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import datetime as _dt
 import hashlib
 import re
@@ -203,7 +205,8 @@ def _analysis(action: m.ActionType) -> dict[str, Any]:
     for col in ANALYSIS:
         value = None
         if source is not None:
-            value = source.get(col.name) if isinstance(source, dict) else getattr(source, col.name, None)
+            value = source.get(col.name) if isinstance(source, Mapping) else \
+                getattr(source, col.name, None)
         if value is not None:
             value = str(value) if col.type == "string" else float(value)
         out[col.name] = value

@@ -184,3 +184,35 @@ def test_a_damaged_file_is_exit_2_with_its_byte_offset(cut, tmp_path):
     bad.write_bytes(bytes(flipped))
     r = run("validate", str(bad))
     assert r.exit_code == 2 and "GM006" in r.output and "at byte" in r.output
+
+
+def test_export_carries_xgs_own_figures_for_every_analysed_play(tmp_path):
+    """The analysis columns of ``gamao export`` hold what the file's move
+    records say, read here straight from the records: the error as a loss,
+    the luck, and the level."""
+    import csv
+
+    from gamao_cli.formats.xg import records as rec
+    from gamao_cli.formats.xg.reader import read_xg_records
+
+    path = path_of(MATCHES[2])
+    out = tmp_path / "tables"
+    r = run("export", str(path), "-o", str(out), "--to", "csv")
+    assert r.exit_code == 0, r.output
+    [part] = (out / "actions").glob("*.csv")
+    rows = [row for row in csv.DictReader(part.open(encoding="utf-8")) if row["kind"] == "roll"]
+    _box, records = read_xg_records(path.read_bytes(), str(path))
+    moves = [x for x in records if isinstance(x, rec.CheckerMove)]
+    assert len(rows) == len(moves)
+    analysed = 0
+    for row, move in zip(rows, moves):
+        assert (int(row["die1"]), int(row["die2"])) == tuple(sorted(move.dice, reverse=True))
+        if move.error <= -999:
+            assert row["equity_loss"] == ""
+            continue
+        analysed += 1
+        assert abs(float(row["equity_loss"]) + move.error) < 1e-6
+        assert abs(float(row["luck"]) - move.luck) < 1e-6
+        assert row["analysis_depth"] == f"XG level {move.analysis_level}"
+        assert float(row["best_equity"]) >= float(row["equity"]) - 1e-9
+    assert analysed > 300

@@ -139,6 +139,28 @@ class Analysis(Mapping):
         return f"Analysis({self._dict()!r})"
 
 
+def _play_figures(record: Any, out: dict[str, Any]) -> dict[str, Any]:
+    """The figures of the play made (see :func:`analysis_of`)."""
+    figures: dict[str, Any] = {"analysis_depth": f"XG level {record.analysis_level}"}
+    error = out["error"]
+    if error is not None:
+        figures["equity_loss"] = round(-error, 6) + 0.0   # never -0.0
+    candidates = out.get("candidates") or []
+    if not candidates:
+        return figures
+    best = max(c["equity"] for c in candidates)
+    figures["best_equity"] = best
+    played = sorted(record.steps)
+    made = next((c for c, raw in zip(candidates, record.candidates)
+                 if sorted(raw.steps) == played), None)
+    if made is not None:
+        figures.update(equity=made["equity"], win_probability=made["win"],
+                       gammon_probability=made["gammon"])
+    elif error is not None:
+        figures["equity"] = round(best + error, 6)
+    return figures
+
+
 def analysis_of(action: Any, record: Any) -> dict | None:
     """XG's analysis of one action as a JSON-ready dict (None when XG has
     none for it). Plays: ``error`` (the size of the mistake, 0 for the best
@@ -149,7 +171,14 @@ def analysis_of(action: Any, record: Any) -> dict | None:
     ``invalid`` (XG's own mark: 0 fine, 1 error, 2 invalid). Cube actions:
     the errors of the double and of the answers, and the cubeful equities
     of no double, double/take and double/pass with their 7-figure
-    evaluations."""
+    evaluations.
+
+    Both also hold the figures the analysts' tables (``gamao export``) have
+    columns for, where XG gives them: ``equity`` (of the play made: its
+    candidate's, else the best's plus XG's error), ``best_equity``,
+    ``equity_loss`` (XG's error, as a loss: >= 0), ``luck``,
+    ``win_probability`` and ``gammon_probability`` (of the play made), and
+    ``analysis_depth`` (XG's level number: ``XG level N``)."""
     from gamao_cli import model as m
 
     from . import records as r
@@ -164,14 +193,18 @@ def analysis_of(action: Any, record: Any) -> dict | None:
             out["choice"] = record.choice
             out["candidates"] = [{"play": _play_text(c.steps), "level": c.level,
                                   **_evaluation(c.evaluation)} for c in record.candidates]
+        out.update(_play_figures(record, out))
         return out
     if isinstance(record, r.CubeAction) and isinstance(action, (m.Double, m.Take, m.Drop)):
         out = {"source": "eXtreme Gammon", "error_double": _figure(record.error_double),
                "error_take": _figure(record.error_take),
                "error_beaver": _figure(record.error_beaver),
                "error_raccoon": _figure(record.error_raccoon), "flagged": record.flagged}
+        error = out["error_double"] if isinstance(action, m.Double) else out["error_take"]
+        out["equity_loss"] = None if error is None else round(-error, 6) + 0.0
         a = record.analysis
         if a is not None:
+            out["analysis_depth"] = f"XG level {a.level}"
             out.update({"level": a.level,
                         "equity_no_double": round(a.equity_no_double, 6),
                         "equity_double_take": round(a.equity_double_take, 6),
