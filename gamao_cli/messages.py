@@ -182,6 +182,128 @@ MESSAGES: dict[str, str] = {
                          "as implied)",
 }
 
+# -- the readers and writers (gamao_cli.formats): input that cannot be read --
+# (InputError and its kinds, errors.py; rendered by InputError itself: its
+# location, the message of its key, then "input.found" and "input.expected")
+
+_STEP_SHAPE = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
+_SCORE_WORDS = "a score line (\"Name : 0   Name : 0\")"
+_GAME = "game {game}: "
+
+#: The messages of what the readers raise: ``CODE.variant`` as above (GM001
+#: syntax, GM002 not a match record, GM003 no text, GM004 cannot be read),
+#: ``expected.*`` the words of what would have been fine, and the pieces
+#: other messages are made of.
+READER_MESSAGES: dict[str, str] = {
+    # how an input error is laid out around its message
+    "input.byte": "byte {offset}",
+    "input.found": "(found {text!r})",
+    "input.expected": "expected {words}",
+    "input.at-byte": "(at byte {offset})",
+    # GM004: the operating system's reasons
+    "GM004.cannot-read": "cannot read: {reason}",
+    "GM004.cannot-read-stdin": "cannot read standard input: {reason}",
+    "os.not-found": "no such file or directory",
+    "os.is-a-directory": "is a directory",
+    "os.permission": "permission denied",
+    "os.not-a-directory": "a component of the path is not a directory",
+    "os.other": "{strerror}",
+    # GM003: bytes that are no text
+    "GM003.nul": "not a text file: a NUL byte (binary data?)",
+    "GM003.control": "not a text file: control byte 0x{byte:02X} (binary data?)",
+    "GM003.control-char": "not a text file: control character U+{char:04X} in {codec} text",
+    "GM003.utf8-after-bom": "invalid UTF-8 after a UTF-8 byte order mark: {at}",
+    "GM003.utf16": "invalid {codec} ({how}): {reason} at {at}",
+    "GM003.changed": "the file changed while it was read (invalid {codec} near here: {reason})",
+    "byte.hex": "byte 0x{byte:02X}",
+    "byte.end": "end of data",
+    "utf16.bom": "after a byte order mark",
+    "utf16.no-bom": "without a byte order mark",
+    "unicode.illegal-encoding": "illegal encoding",
+    "unicode.illegal-surrogate": "illegal UTF-16 surrogate",
+    "unicode.end-of-data": "unexpected end of data",
+    "unicode.odd-bytes": "odd number of bytes",
+    "unicode.other": "{reason}",
+    # the match file
+    "GM002.no-header": "not a match file: no \"N point match\" header line",
+    "GM001.score-line": _SCORE_WORDS + " must follow the Game line",
+    "GM001.not-a-cell": "this is not a move, cube action or result",
+    "GM001.step": _STEP_SHAPE,
+    "GM001.eof": "the file ends in the middle of a match",
+    "GM001.line": "cannot read this line",
+    "GM001.repeat": "a step repeated {count} times: a roll moves a checker at most 4 times "
+                    "(more than {limit} is not read)",
+    "GM001.long-number": "a number of {digits} digits: gamao reads numbers of at most {limit} "
+                         "digits",
+    "expected.move-line": "a move line (\"7) 62: 24/18 13/11\")",
+    "expected.wins": "\"Wins N point\"",
+    "expected.score-line": _SCORE_WORDS,
+    "expected.tag": "a tag (; [Name \"value\"])",
+    "expected.roll-play": "a roll and play (\"62: 24/18 13/11\")",
+    "expected.roll": "a roll (\"62:\")",
+    "expected.double": "\"Doubles => 2\"",
+    "expected.take": "\"Takes\"",
+    "expected.drop": "\"Drops\"",
+    "expected.move-number": "a move number (\"7)\")",
+    "expected.game": "\"Game N\"",
+    "expected.player-score": "a score line (\"Name : 0\")",
+    "expected.length": "\"N point match\"",
+    "expected.end-of-line": "the end of the line",
+    # SGF
+    "GM002.not-sgf": "not an SGF file: it does not start with \"(;\"",
+    "GM002.sgf-other-game": "an SGF file for another game (GM[{value}]); backgammon is GM[6]",
+    "GM001.sgf-eof": "the SGF text ends inside a game tree (a \")\" is missing)",
+    "GM001.sgf-value-open": "a property value is not closed with \"]\" (write \\] for a \"]\" "
+                            "inside it)",
+    "GM001.sgf-not-sgf": "this is not SGF: expected a property, a node or a game tree",
+    "GM001.sgf-value-alone": "a value in brackets must follow a property name",
+    "GM001.sgf-prop-outside": "a property must stand in a node (after \";\")",
+    "GM001.sgf-unexpected": "unexpected text in the SGF game tree",
+    "GM001.sgf-points": "{prop}[{value}]: a point is one letter a-z, a range is two (\"a:y\")",
+    "GM001.sgf-cell": _GAME + "{prop}[{values}] is not a cell gamao writes (loss, resign, "
+                      "unplayed, illegal or win, after W or B)",
+    "GM001.sgf-move": _GAME + "{prop}[{value}] is not a move: expected two dice and letter pairs "
+                      "(\"31hefe\"), a dance (\"66\"), double, take or drop",
+    "GM001.sgf-from-off": _GAME + "{prop}[{value}]: {pair} moves a checker from off the board",
+    "GM001.sgf-onto-bar": _GAME + "{prop}[{value}]: {pair} moves a checker onto the bar",
+    "GM001.sgf-cube-value": _GAME + "CV[{value}] sets the cube to {value}, but the record's cube "
+                            "is at {cube}; gamao cannot represent a set-up cube",
+    "GM001.sgf-cube-owner": _GAME + "CP[{value}] sets the cube's owner, which the record does not "
+                            "say; gamao cannot represent a set-up cube",
+    "GM001.sgf-setup-start": _GAME + "the game starts from a set-up position (AE/AW/AB) that is "
+                             "not the start position of {variant}; gamao cannot represent set-up "
+                             "positions",
+    "GM001.sgf-setup-middle": _GAME + "a set-up node (AE/AW/AB) changes the position in the "
+                              "middle of the game; gamao cannot represent set-up positions",
+    "variant.standard": "standard backgammon",
+    "expected.sgf-tree": "\"(\" (a game tree)",
+    "expected.sgf-end": "\")\" (the end of a game tree)",
+    "expected.sgf-node": "\";\" (a node)",
+    "expected.sgf-property": "a property name (W, B, MI...)",
+    "expected.sgf-value": "a value in brackets ([...])",
+    # gamao's JSON
+    "GM002.json": "not a gamao JSON match",
+    "GM002.json-format": "not a gamao JSON match (format {format!r})",
+    "GM001.json-version": "gamao JSON version {version!r} is not supported (this gamao reads "
+                          "version {supported})",
+    "GM001.json-syntax": "not valid JSON: {detail}",
+    "GM001.json-shape": "the JSON does not describe a match ({error}: {detail})",
+    "GM001.json-action-type": "unknown action type {type!r}",
+    "GM001.json-player": "action player must be 0 or 1, not {player!r}",
+    "GM001.json-play": "cannot read the play {play!r}",
+    "json.expecting-value": "Expecting value",
+    "json.expecting-name": "Expecting property name enclosed in double quotes",
+    "json.expecting-colon": "Expecting ':' delimiter",
+    "json.expecting-comma": "Expecting ',' delimiter",
+    "json.unterminated-string": "Unterminated string starting at",
+    "json.control-character": "Invalid control character at",
+    "json.bad-escape": "Invalid \\escape",
+    "json.bad-unicode-escape": "Invalid \\uXXXX escape",
+    "json.extra-data": "Extra data",
+    "json.other": "{detail}",
+}
+MESSAGES.update(READER_MESSAGES)
+
 
 @dataclass(frozen=True)
 class Msg:
@@ -198,6 +320,40 @@ class Msg:
 def render(key: str, fields: Mapping[str, Any]) -> str:
     """The message ``key`` (a code, or ``CODE.variant``) with its fields."""
     return MESSAGES[key].format_map(fields)
+
+
+def render_input(key: str, fields: Mapping[str, Any]) -> str:
+    """The message of an input error's diagnostic from its ``key`` and
+    ``fields`` (see :func:`gamao_cli.replay.check.input_error_diagnostic`):
+    the key's message, then what was ``found``, what was ``expected`` (message
+    keys) and the byte offset ``at_byte``.
+
+    >>> render_input("GM001.repeat", {"count": "12", "limit": 9, "found": "(12)"})
+    "a step repeated 12 times: a roll moves a checker at most 4 times (more than 9 is not read) (found '(12)')"
+    >>> render_input("GM002.no-header", {"expected": ["expected.length", "expected.tag"]})
+    'not a match file: no "N point match" header line; expected "N point match", a tag (; [Name "value"])'
+    """
+    out = render(key, fields)
+    if "found" in fields:
+        out += " " + render("input.found", {"text": fields["found"]})
+    if fields.get("expected"):
+        words = ", ".join(render(k, {}) if k in MESSAGES else k for k in fields["expected"])
+        out += "; " + render("input.expected", {"words": words})
+    if "at_byte" in fields:
+        out += " " + render("input.at-byte", {"offset": fields["at_byte"]})
+    return out
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` (fields of a message) with every :class:`Msg` in it as
+    ``{"key": ..., "fields": ...}``, ready for :func:`json.dumps`."""
+    if isinstance(value, Msg):
+        return {"key": value.key, "fields": jsonable(dict(value.fields))}
+    if isinstance(value, Mapping):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
 
 
 def codes_markdown() -> str:

@@ -77,8 +77,8 @@ class Source:
             return None
         return st.st_size if stat.S_ISREG(st.st_mode) else None
 
-    def _fail(self, exc: OSError, what: str = "cannot read") -> InputError:
-        return InputError(path=self.label, message=f"{what}: {textio.os_reason(exc)}")
+    def _fail(self, exc: OSError, key: str = "GM004.cannot-read") -> InputError:
+        return textio.cannot_read(self.label, exc, key)
 
     def read_bytes(self) -> bytes:
         """Every byte of the input (standard input is read once and kept)."""
@@ -87,7 +87,7 @@ class Source:
                 try:
                     self._data = sys.stdin.buffer.read()
                 except OSError as exc:
-                    raise self._fail(exc, "cannot read standard input") from None
+                    raise self._fail(exc, "GM004.cannot-read-stdin") from None
             else:
                 return textio.read_file_bytes(self.path)
         return self._data

@@ -33,6 +33,10 @@ class Diagnostic:
     legal: list[str] = field(default_factory=list)
     severity: str = ""
     category: str = ""
+    # the message's key in gamao_cli.messages (a code, or CODE.variant) and
+    # its fields, from which the message can be rendered in another language
+    key: str | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         info = CODES[self.code]

@@ -22,6 +22,7 @@ from typing import Any
 
 from gamao_cli import model as m
 from gamao_cli.errors import NotAMatchFile, SyntaxProblem
+from gamao_cli.messages import Msg
 from gamao_cli.ids import position_id
 from gamao_cli.model import parse_steps
 from gamao_cli.replay.replay import Replays
@@ -203,22 +204,22 @@ def write_json(matches: list[m.Match], replays: Replays | None = None) -> tuple[
 
 # -- reading ---------------------------------------------------------------
 
-def _bad(path: str, message: str) -> SyntaxProblem:
-    return SyntaxProblem(path, message, line=1, column=1)
+def _bad(path: str, key: str, **fields: Any) -> SyntaxProblem:
+    return SyntaxProblem(path, key=key, fields=fields, line=1, column=1)
 
 
 def _action_from_json(d: dict[str, Any], path: str) -> m.ActionType:
     cls = _CLASSES.get(d.get("type"))
     if cls is None:
-        raise _bad(path, f"unknown action type {d.get('type')!r}")
+        raise _bad(path, "GM001.json-action-type", type=d.get("type"))
     player = d["player"]
     if player not in (0, 1):
-        raise _bad(path, f"action player must be 0 or 1, not {player!r}")
+        raise _bad(path, "GM001.json-player", player=player)
     kw = {"line": d.get("line") or 0, "column": d.get("column") or 0, "move_number": d.get("move")}
     if cls is m.Play:
         moves = parse_steps(d["play"], kw["line"], kw["column"])
         if " ".join(str(s) for s in moves) != " ".join(d["play"].split()):
-            raise _bad(path, f"cannot read the play {d['play']!r}")
+            raise _bad(path, "GM001.json-play", play=d["play"])
         return m.Play(player, dice=tuple(d["dice"]), moves=moves, **kw)
     if cls in (m.Dance, m.UnplayedRoll, m.IllegalPlayMarker):
         extra = {"written": d["written"]} if "written" in d else {}
@@ -234,11 +235,10 @@ def _action_from_json(d: dict[str, Any], path: str) -> m.ActionType:
 
 def match_from_json(doc: dict[str, Any], path: str = "") -> m.Match:
     if doc.get("format") != FORMAT_NAME:
-        raise NotAMatchFile(path, f"not a gamao JSON match (format {doc.get('format')!r})",
+        raise NotAMatchFile(path, key="GM002.json-format", fields={"format": doc.get("format")},
                             line=1, column=1)
     if doc.get("version") != VERSION:
-        raise _bad(path, f"gamao JSON version {doc.get('version')!r} is not supported "
-                         f"(this gamao reads version {VERSION})")
+        raise _bad(path, "GM001.json-version", version=doc.get("version"), supported=VERSION)
     match = m.Match(int(doc["length"]), path=path)
     match.tags = [m.Tag(t["name"], t["value"]) for t in doc.get("tags", [])]
     match.comments = list(doc.get("comments", []))
@@ -259,13 +259,32 @@ def read_json(text: str, path: str = "") -> list[m.Match]:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SyntaxProblem(path, f"not valid JSON: {exc.msg}", line=exc.lineno,
-                            column=exc.colno) from None
+        raise SyntaxProblem(path, key="GM001.json-syntax", fields={"detail": _json_reason(exc.msg)},
+                            line=exc.lineno, column=exc.colno) from None
     try:
         if isinstance(doc, dict) and "matches" in doc:
             return [match_from_json(d, path) for d in doc["matches"]]
         if isinstance(doc, dict):
             return [match_from_json(doc, path)]
     except (KeyError, TypeError, ValueError) as exc:
-        raise _bad(path, f"the JSON does not describe a match ({type(exc).__name__}: {exc})") from None
-    raise NotAMatchFile(path, "not a gamao JSON match", line=1, column=1)
+        raise _bad(path, "GM001.json-shape", error=type(exc).__name__, detail=str(exc)) from None
+    raise NotAMatchFile(path, key="GM002.json", line=1, column=1)
+
+
+#: The message key of each reason :mod:`json` gives for text that is not JSON.
+_JSON_REASONS = {
+    "Expecting value": "json.expecting-value",
+    "Expecting property name enclosed in double quotes": "json.expecting-name",
+    "Expecting ':' delimiter": "json.expecting-colon",
+    "Expecting ',' delimiter": "json.expecting-comma",
+    "Unterminated string starting at": "json.unterminated-string",
+    "Invalid control character at": "json.control-character",
+    "Invalid \\escape": "json.bad-escape",
+    "Invalid \\uXXXX escape": "json.bad-unicode-escape",
+    "Extra data": "json.extra-data",
+}
+
+
+def _json_reason(msg: str) -> Msg:
+    key = _JSON_REASONS.get(msg)
+    return Msg(key, {}) if key else Msg("json.other", {"detail": msg})

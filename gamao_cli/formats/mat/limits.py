@@ -75,8 +75,7 @@ def check_repeats(text: str, path: str) -> None:
             continue
         line, col = _line_col(text, rm.start())
         shown = digits if len(digits) <= 12 else digits[:12] + "..."
-        raise SyntaxProblem(path, f"a step repeated {shown} times: a roll moves a checker at "
-                            f"most 4 times (more than {MAX_REPEAT} is not read)",
+        raise SyntaxProblem(path, key="GM001.repeat", fields={"count": shown, "limit": MAX_REPEAT},
                             line=line, column=col, text=f"({shown})")
 
 
@@ -98,5 +97,5 @@ def long_number_problem(text: str, path: str) -> SyntaxProblem | None:
         return None
     line, col = _line_col(text, found.start())
     n = found.end() - found.start()
-    return SyntaxProblem(path, f"a number of {n} digits: gamao reads numbers of at most "
-                         f"{limit} digits", line=line, column=col, text=found.group()[:20] + "...")
+    return SyntaxProblem(path, key="GM001.long-number", fields={"digits": n, "limit": limit},
+                         line=line, column=col, text=found.group()[:20] + "...")

@@ -421,18 +421,18 @@ def _line_parser() -> Lark:
 _SPLITTER: list = []
 
 
-# Examples of broken input for lark's match_examples: each label becomes the
-# player-facing message of a syntax error.
+# Examples of broken input for lark's match_examples: each label is the
+# message key (gamao_cli.messages) of a syntax error.
 _ERROR_EXAMPLES = {
-    "a score line (\"Name : 0   Name : 0\") must follow the Game line": [
+    "GM001.score-line": [
         " 1 point match\n\n Game 1\n  1) 31: 8/5 6/5\n",
     ],
-    "this is not a move, cube action or result": [
+    "GM001.not-a-cell": [
         " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 hello\n",
         " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) hello\n",
         " 1 point match\n\n Game 1\n A : 0   B : 0\n hello\n",
     ],
-    "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)": [
+    "GM001.step": [
         " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8-5 6-5\n",
         " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/\n",
     ],
@@ -442,22 +442,27 @@ _ERROR_EXAMPLES = {
 _BROKEN_STEP_RE = re.compile(r"(bar|off|\d+)\*?([-/\\]|$|/\s)", re.I)
 
 
+# The message key (gamao_cli.messages, ``expected.*``) of each terminal a
+# syntax error can say was expected.
+_EXPECTED_KEYS = {
+    "MOVE_LINE": "expected.move-line", "CELLS": "expected.wins",
+    "SCORE_LINE": "expected.score-line", "TAG": "expected.tag",
+    "ROLL_PLAY": "expected.roll-play", "ROLL": "expected.roll",
+    "DOUBLE": "expected.double", "TAKE": "expected.take", "DROP": "expected.drop",
+    "WINS": "expected.wins", "MOVENUM": "expected.move-number",
+    "GAME": "expected.game", "PLAYER_SCORE": "expected.player-score",
+    "LENGTH": "expected.length", "_NL": "expected.end-of-line",
+}
+
+
 def _expected_words(exc: UnexpectedInput) -> list[str]:
+    """The message keys of what the parser would have taken, each once."""
     names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
-    words = {
-        "MOVE_LINE": "a move line (\"7) 62: 24/18 13/11\")", "CELLS": "\"Wins N point\"",
-        "SCORE_LINE": "a score line (\"Name : 0   Name : 0\")", "TAG": "a tag (; [Name \"value\"])",
-        "ROLL_PLAY": "a roll and play (\"62: 24/18 13/11\")", "ROLL": "a roll (\"62:\")",
-        "DOUBLE": "\"Doubles => 2\"", "TAKE": "\"Takes\"", "DROP": "\"Drops\"",
-        "WINS": "\"Wins N point\"", "MOVENUM": "a move number (\"7)\")",
-        "GAME": "\"Game N\"", "PLAYER_SCORE": "a score line (\"Name : 0\")",
-        "LENGTH": "\"N point match\"", "_NL": "the end of the line",
-    }
     out = []
     for n in names:
-        w = words.get(n)
-        if w and w not in out:
-            out.append(w)
+        k = _EXPECTED_KEYS.get(n)
+        if k and k not in out:
+            out.append(k)
     return out
 
 
@@ -531,7 +536,7 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
     runaway step repeat count, a number too long to read).
     """
     if not looks_like_match_file(text):
-        raise NotAMatchFile(path, "not a match file: no \"N point match\" header line", line=1, column=1)
+        raise NotAMatchFile(path, key="GM002.no-header", line=1, column=1)
     check_repeats(text, path)
     text = prepare_text(text)
     try:
@@ -539,8 +544,7 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
             matches = _parser().parse(text, start="runs")
         except (UnexpectedInput, _NotMoveText):
             if not _has_header(text):
-                raise NotAMatchFile(path, "not a match file: no \"N point match\" header line",
-                                    line=1, column=1) from None
+                raise NotAMatchFile(path, key="GM002.no-header", line=1, column=1) from None
             # the line-by-line grammar says exactly where and what (and, were
             # the two ever to disagree, its reading is the one that counts)
             try:
@@ -593,27 +597,23 @@ def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
             (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         while len(lines) > 1 and not lines[-1].strip():
             lines.pop()
-        return SyntaxProblem(path, label or "the file ends in the middle of a match",
-                             line=len(lines), column=len(lines[-1]) + 1,
-                             expected=_expected_words(exc))
+        return SyntaxProblem(path, key=label or "GM001.eof", line=len(lines),
+                             column=len(lines[-1]) + 1, expected_keys=_expected_words(exc))
     src = lines[line - 1] if 0 < line <= len(lines) else ""
     previous = next((x for x in reversed(lines[:line - 1]) if x.strip()), "")
     stop = _where_cells_stop(src)
     if stop is not None and stop < len(src):
         column = stop + 1
         found = src[stop:].strip()
-        if _BROKEN_STEP_RE.match(found):
-            message = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
-        else:
-            message = "this is not a move, cube action or result"
+        key = "GM001.step" if _BROKEN_STEP_RE.match(found) else "GM001.not-a-cell"
     elif _GAME_LINE_RE.match(previous):
         found = src.strip()
-        message = "a score line (\"Name : 0   Name : 0\") must follow the Game line"
+        key = "GM001.score-line"
     else:
         found = src[column - 1:].strip() if column else src.strip()
-        message = label or "cannot read this line"
-    return SyntaxProblem(path, message, line=line, column=column, text=found[:40],
-                         expected=_expected_words(exc))
+        key = label or "GM001.line"
+    return SyntaxProblem(path, key=key, line=line, column=column, text=found[:40],
+                         expected_keys=_expected_words(exc))
 
 
 def iter_matches(text: str, path: str = "") -> Iterator[m.Match]:

@@ -84,6 +84,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from gamao_cli import model as m
 from gamao_cli import rules as board
 from gamao_cli.errors import NotAMatchFile, SyntaxProblem
+from gamao_cli.messages import Msg
 from gamao_cli.model import parse_steps
 from gamao_cli.rules import Position
 
@@ -296,40 +297,42 @@ def parse_trees(text: str, path: str = "") -> list[SgfTree]:
         raise _syntax_error(exc, text, path) from None
 
 
-_EXPECTED_WORDS = {
-    "LPAR": '"(" (a game tree)',
-    "_RPAR": '")" (the end of a game tree)',
-    "_SEMI": '";" (a node)',
-    "PROP_IDENT": "a property name (W, B, MI...)",
-    "VALUE": "a value in brackets ([...])",
+#: The message key (gamao_cli.messages) of each terminal a syntax error can
+#: say was expected.
+_EXPECTED_KEYS = {
+    "LPAR": "expected.sgf-tree",
+    "_RPAR": "expected.sgf-end",
+    "_SEMI": "expected.sgf-node",
+    "PROP_IDENT": "expected.sgf-property",
+    "VALUE": "expected.sgf-value",
 }
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
     expected = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
-    words = [_EXPECTED_WORDS[e] for e in expected if e in _EXPECTED_WORDS]
+    words = [_EXPECTED_KEYS[e] for e in expected if e in _EXPECTED_KEYS]
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
                                           and exc.token.type == "$END"):
         lines = text.splitlines() or [""]
-        return SyntaxProblem(path, "the SGF text ends inside a game tree (a \")\" is missing)",
-                             line=len(lines), column=len(lines[-1]) + 1, expected=words)
+        return SyntaxProblem(path, key="GM001.sgf-eof", line=len(lines),
+                             column=len(lines[-1]) + 1, expected_keys=words)
     line, column = exc.line, exc.column
     src = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
     found = src[column - 1:].strip()[:40]
     at = getattr(exc, "pos_in_stream", None)
     if isinstance(exc, UnexpectedCharacters) and at is not None and text[at:at + 1] == "[":
-        message = "a property value is not closed with \"]\" (write \\] for a \"]\" inside it)"
+        key = "GM001.sgf-value-open"
     elif isinstance(exc, UnexpectedCharacters):
-        message = "this is not SGF: expected a property, a node or a game tree"
+        key = "GM001.sgf-not-sgf"
     else:
         tok = exc.token
         if tok.type == "VALUE":
-            message = "a value in brackets must follow a property name"
+            key = "GM001.sgf-value-alone"
         elif tok.type == "PROP_IDENT":
-            message = "a property must stand in a node (after \";\")"
+            key = "GM001.sgf-prop-outside"
         else:
-            message = "unexpected text in the SGF game tree"
-    return SyntaxProblem(path, message, line=line, column=column, text=found, expected=words)
+            key = "GM001.sgf-unexpected"
+    return SyntaxProblem(path, key=key, line=line, column=column, text=found, expected_keys=words)
 
 
 # ---------------------------------------------------------------- the model
@@ -384,8 +387,9 @@ def _expand_points(prop: SgfProp, path: str) -> list[str]:
             continue
         mo = re.fullmatch(r"([a-z])\s*:\s*([a-z])", v)
         if not mo or mo.group(1) > mo.group(2):
-            raise SyntaxProblem(path, f"{prop.name}[{value}]: a point is one letter a-z, a range "
-                                "is two (\"a:y\")", line=line, column=column, text=value)
+            raise SyntaxProblem(path, key="GM001.sgf-points",
+                                fields={"prop": prop.name, "value": value},
+                                line=line, column=column, text=value)
         out.extend(chr(c) for c in range(ord(mo.group(1)), ord(mo.group(2)) + 1))
     return out
 
@@ -447,9 +451,11 @@ class _GameReader:
         self.last_tag = ""
         self.extra_win = False   # a Wins cell came in gamao's XA: RE adds none
 
-    def error(self, message: str, line: int, column: int, text: str = "") -> SyntaxProblem:
-        return SyntaxProblem(self.path, f"game {self.game.number}: {message}", line=line,
-                             column=column, text=text)
+    def error(self, key: str, line: int, column: int, text: str = "",
+              **fields: object) -> SyntaxProblem:
+        """The syntax problem ``key`` (its message starts with the game's number)."""
+        return SyntaxProblem(self.path, key=key, fields={"game": self.game.number, **fields},
+                             line=line, column=column, text=text)
 
     # -- numbering as in the match-file layout ----------------------------
     def move_number(self, player: int) -> int:
@@ -571,9 +577,8 @@ class _GameReader:
             else:
                 raise ValueError
         except (ValueError, IndexError):
-            raise self.error(f"{prop.name}[{']['.join(prop.values)}] is not a cell gamao writes "
-                             "(loss, resign, unplayed, illegal or win, after W or B)",
-                             prop.line, prop.column, prop.value) from None
+            raise self.error("GM001.sgf-cell", prop.line, prop.column, prop.value,
+                             prop=prop.name, values="][".join(prop.values)) from None
         action.move_number = self.move_number(player)
         self.add(action)
 
@@ -581,9 +586,8 @@ class _GameReader:
         mo = _MOVE_RE.match(value)
         line, column = prop.values_at[0] if prop.values_at else (prop.line, prop.column)
         if mo is None or len(mo.group(3)) % 2:
-            raise self.error(f"{prop.name}[{value}] is not a move: expected two dice and letter "
-                             "pairs (\"31hefe\"), a dance (\"66\"), double, take or drop",
-                             line, column + 1, value)
+            raise self.error("GM001.sgf-move", line, column + 1, value, prop=prop.name,
+                             value=value)
         dice = (int(mo.group(1)), int(mo.group(2)))
         letters = mo.group(3)
         number = self.move_number(player)
@@ -600,9 +604,8 @@ class _GameReader:
             a, b = letters[i], letters[i + 1]
             at = column + 3 + i
             if a == "z" or b == "y":
-                raise self.error(f"{prop.name}[{value}]: {a}{b} moves a checker "
-                                 f"{'from off the board' if a == 'z' else 'onto the bar'}",
-                                 line, at, value)
+                raise self.error("GM001.sgf-from-off" if a == "z" else "GM001.sgf-onto-bar",
+                                 line, at, value, prop=prop.name, value=value, pair=a + b)
             src, dst = letter_point(a, player), letter_point(b, player)
             hit = False
             if pos is not None:
@@ -645,16 +648,14 @@ class _GameReader:
         if cv is not None:
             n = _int(cv.value)
             if n != self.cube:
-                raise self.error(f"CV[{cv.value}] sets the cube to {cv.value}, but the record's "
-                                 f"cube is at {self.cube}; gamao cannot represent a set-up cube",
-                                 cv.line, cv.column, cv.value)
+                raise self.error("GM001.sgf-cube-value", cv.line, cv.column, cv.value,
+                                 value=cv.value, cube=self.cube)
         cp = node.get("CP")
         if cp is not None:
             want = {None: "c", 0: "w", 1: "b"}[self.owner]
             if cp.value.strip().lower()[:1] != want:
-                raise self.error(f"CP[{cp.value}] sets the cube's owner, which the record does not "
-                                 "say; gamao cannot represent a set-up cube", cp.line, cp.column,
-                                 cp.value)
+                raise self.error("GM001.sgf-cube-owner", cp.line, cp.column, cp.value,
+                                 value=cp.value)
         if not any(k in node for k in ("AE", "AW", "AB")):
             return  # PL, DI: the actions say whose turn it is and what they rolled
         first = node.get("AE") or node.get("AW") or node.get("AB")
@@ -685,13 +686,11 @@ class _GameReader:
                         self.r.set_variant(key, first.line)
                         self.white = start
                         return
-            raise self.error("the game starts from a set-up position (AE/AW/AB) that is not the "
-                             f"start position of {self.r.variant_name()}; gamao cannot represent "
-                             "set-up positions", first.line, first.column)
+            raise self.error("GM001.sgf-setup-start", first.line, first.column,
+                             variant=self.r.variant_name())
         if self.white is not None and new == self.white:
             return
-        raise self.error("a set-up node (AE/AW/AB) changes the position in the middle of the "
-                         "game; gamao cannot represent set-up positions", first.line, first.column)
+        raise self.error("GM001.sgf-setup-middle", first.line, first.column)
 
     # -- the result --------------------------------------------------------
     def result(self, root: dict[str, SgfProp]) -> None:
@@ -727,8 +726,8 @@ class _Reader:
         self.length: int | None = None
         self.all_tags: dict[int, SgfProp] = {}
 
-    def variant_name(self) -> str:
-        return "standard backgammon" if self.variant == "backgammon" else self.variant
+    def variant_name(self) -> "str | Msg":
+        return Msg("variant.standard", {}) if self.variant == "backgammon" else self.variant
 
     def set_variant(self, key: str, line: int) -> None:
         """Play the match as variant ``key`` (a key of board.VARIANTS); say so
@@ -746,8 +745,8 @@ class _Reader:
             root = nodes[0] if nodes else {}
             gm = root.get("GM")
             if gm is not None and gm.value.strip() not in ("6", ""):
-                raise NotAMatchFile(self.path, f"an SGF file for another game (GM[{gm.value}]); "
-                                    "backgammon is GM[6]", line=gm.line, column=gm.column)
+                raise NotAMatchFile(self.path, key="GM002.sgf-other-game",
+                                    fields={"value": gm.value}, line=gm.line, column=gm.column)
             info = _MatchInfo(root.get("MI"))
             if (self.match is None or info.game == 0 and self.match.games
                     or info.length is not None and info.length != self.match.length):
@@ -849,7 +848,6 @@ def read_sgf(text: str, path: str = "") -> list[m.Match]:
     if text.startswith("\ufeff"):
         text = text[1:]
     if not looks_like_sgf(text):
-        raise NotAMatchFile(path, "not an SGF file: it does not start with \"(;\"",
-                            line=1, column=1)
+        raise NotAMatchFile(path, key="GM002.not-sgf", line=1, column=1)
     trees = parse_trees(text, path)
     return _Reader(path).read(trees)
