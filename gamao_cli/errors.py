@@ -94,6 +94,10 @@ class EncodingProblem(InputError):
     """The bytes are in no text encoding gamao knows."""
 
 
+class SchemaProblem(SyntaxProblem):
+    """A JSON document that does not follow gamao's schema (code GM006)."""
+
+
 class OutputError(GamaoError):
     """An output file could not be written (nothing partial was left behind)."""
 

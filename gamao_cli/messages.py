@@ -44,6 +44,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM003", "syntax", ERROR, "the file's bytes are in no known text encoding"),
     _c("GM004", "syntax", ERROR, "the file cannot be read"),
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
+    _c("GM006", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -98,6 +99,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM504", "conversion", WARNING, "what the target format cannot hold: changed or left out"),
     _c("GM505", "conversion", WARNING, "what reads back otherwise than it was written"),
     _c("GM506", "conversion", WARNING, "written in the target format's own way for other programs"),
+    _c("GM507", "conversion", ERROR, "not written: the target format cannot hold it so that it reads back"),
 ]}
 
 
@@ -235,6 +237,8 @@ READER_MESSAGES: dict[str, str] = {
                     "(more than {limit} is not read)",
     "GM001.long-number": "a number of {digits} digits: gamao reads numbers of at most {limit} "
                          "digits",
+    "GM001.movements": "a play of {count} movements: a roll moves checkers at most 4 times "
+                       "(more than {limit} are not read)",
     "expected.move-line": "a move line (\"7) 62: 24/18 13/11\")",
     "expected.wins": "\"Wins N point\"",
     "expected.score-line": _SCORE_WORDS,
@@ -284,13 +288,30 @@ READER_MESSAGES: dict[str, str] = {
     # gamao's JSON
     "GM002.json": "not a gamao JSON match",
     "GM002.json-format": "not a gamao JSON match (format {format!r})",
+    "GM002.json-no-matches": "the gamao JSON document holds no matches",
     "GM001.json-version": "gamao JSON version {version!r} is not supported (this gamao reads "
                           "version {supported})",
     "GM001.json-syntax": "not valid JSON: {detail}",
-    "GM001.json-shape": "the JSON does not describe a match ({error}: {detail})",
-    "GM001.json-action-type": "unknown action type {type!r}",
-    "GM001.json-player": "action player must be 0 or 1, not {player!r}",
-    "GM001.json-play": "cannot read the play {play!r}",
+    "GM001.json-depth": "JSON nested more than {limit} levels deep is not read (gamao's JSON "
+                        "nests 8)",
+    "GM001.json-constant": "{found} is not a JSON number (JSON has no infinities and no NaN)",
+    "GM001.json-range": "the number {found} is beyond the range of numbers gamao reads",
+    "GM001.json-play": "the play {play!r} is not a play a match file can hold (steps such as "
+                       "13/7, 24/18*, bar/22 or 6/off(2), one space apart)",
+    "GM006.schema": "{at}: {problem}",
+    "GM006.schema-more": "{at}: {problem} (and {more} more: {paths})",
+    "json.type": "expected {expected}, found {found}",
+    "json.const": "expected {expected}, found {found}",
+    "json.enum": "expected one of {expected}, found {found}",
+    "json.minimum": "expected at least {limit}, found {found}",
+    "json.maximum": "expected at most {limit}, found {found}",
+    "json.min-length": "expected at least {limit} characters",
+    "json.pattern": "{found} does not match the pattern {pattern}",
+    "json.min-items": "expected at least {limit} items, found {found}",
+    "json.max-items": "expected at most {limit} items, found {found}",
+    "json.required": "the property \"{name}\" is missing",
+    "json.additional": "the property \"{name}\" is not one of the schema's",
+    "json.one-of-many": "matches more than one of the schema's alternatives",
     "json.expecting-value": "Expecting value",
     "json.expecting-name": "Expecting property name enclosed in double quotes",
     "json.expecting-colon": "Expecting ':' delimiter",

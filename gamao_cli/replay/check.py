@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from gamao_cli.errors import EncodingProblem, InputError, NotAMatchFile, SyntaxProblem
+from gamao_cli.errors import EncodingProblem, InputError, NotAMatchFile, SchemaProblem, SyntaxProblem
 from gamao_cli.formats import iter_path
 
 from gamao_cli.messages import render, render_input
@@ -89,6 +89,8 @@ def input_error_diagnostic(exc: InputError) -> Diagnostic:
         code = "GM002"
     elif isinstance(exc, EncodingProblem):
         code = "GM003"
+    elif isinstance(exc, SchemaProblem):
+        code = "GM006"
     elif isinstance(exc, SyntaxProblem):
         code = "GM001"
     else:

@@ -18,15 +18,22 @@ True
 from __future__ import annotations
 
 import json
+import math
+import sys
 from typing import Any
 
 from gamao_cli import model as m
-from gamao_cli.errors import NotAMatchFile, SyntaxProblem
+from gamao_cli.errors import NotAMatchFile, SchemaProblem, SyntaxProblem
 from gamao_cli.messages import Msg
 from gamao_cli.ids import position_id
 from gamao_cli.model import parse_steps
 from gamao_cli.replay.replay import Replays
 from gamao_cli.replay.snapshots import snapshots
+
+from ..limits import MAX_DIGITS, MAX_JSON_DEPTH, play_problem, too_long
+from ..mat.reader import roll_play_readable
+from . import locate
+from .schema import violations
 
 FORMAT_NAME = "gamao-match"
 VERSION = 1
@@ -203,24 +210,119 @@ def write_json(matches: list[m.Match], replays: Replays | None = None) -> tuple[
 
 
 # -- reading ---------------------------------------------------------------
+#
+# A document is checked before any model object is made: it must be JSON
+# within the bounds every reader keeps (formats.limits: numbers, nesting),
+# say it is gamao's JSON of a version this gamao reads, follow the schema
+# (json/schema.py; GM006 with the JSON path, line and column of the first
+# violations), and hold plays the match-file grammar reads. Building the
+# model then cannot fail.
+
 
 def _bad(path: str, key: str, **fields: Any) -> SyntaxProblem:
     return SyntaxProblem(path, key=key, fields=fields, line=1, column=1)
 
+MORE_VIOLATIONS = 5   # how many violations a GM006 message names
 
-def _action_from_json(d: dict[str, Any], path: str) -> m.ActionType:
-    cls = _CLASSES.get(d.get("type"))
-    if cls is None:
-        raise _bad(path, "GM001.json-action-type", type=d.get("type"))
+
+class _Refused(Exception):
+    """A number or constant :func:`json.loads` must not turn into a value."""
+
+    def __init__(self, key: str, literal: str):
+        self.key, self.literal = key, literal
+
+
+def _parse_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _Refused("GM001.json-range", literal)
+    return value
+
+
+def _parse_constant(literal: str) -> float:
+    raise _Refused("GM001.json-constant", literal)
+
+
+def _frames() -> int:
+    n, f = 0, sys._getframe()
+    while f is not None:
+        n += 1
+        f = f.f_back
+    return n
+
+
+def _loads(text: str, path: str) -> Any:
+    """``json.loads`` within the bounds: no number of more than MAX_DIGITS
+    digits, no Infinity or NaN, no float beyond range, no nesting much deeper
+    than MAX_JSON_DEPTH (the recursion limit is lowered while parsing)."""
+    old = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(_frames() + MAX_JSON_DEPTH + 24)
+        try:
+            return json.loads(text, parse_float=_parse_float, parse_constant=_parse_constant)
+        finally:
+            sys.setrecursionlimit(old)
+    except json.JSONDecodeError as exc:
+        raise SyntaxProblem(path, key="GM001.json-syntax", fields={"detail": _json_reason(exc.msg)},
+                            line=exc.lineno, column=exc.colno) from None
+    except _Refused as exc:
+        line, column = locate.find_literal(text, exc.literal) or (1, 1)
+        raise SyntaxProblem(path, key=exc.key, fields={"found": exc.literal[:40]}, line=line,
+                            column=column) from None
+    except RecursionError:
+        line, column = locate.deeper_than(text, MAX_JSON_DEPTH) or (1, 1)
+        raise SyntaxProblem(path, key="GM001.json-depth", fields={"limit": MAX_JSON_DEPTH},
+                            line=line, column=column) from None
+    except ValueError as exc:   # an int of more digits than Python converts
+        found = locate.find_long_number(text, MAX_DIGITS)
+        if found is None:
+            raise SyntaxProblem(path, key="GM001.json-syntax", line=1, column=1, fields={
+                "detail": Msg("json.other", {"detail": str(exc)})}) from None
+        literal, (line, column) = found
+        raise too_long(literal, path, line, column) from None
+
+
+def _schema_problem(doc: Any, text: str, path: str) -> SyntaxProblem | None:
+    found = violations(doc, MORE_VIOLATIONS + 1)
+    if not found:
+        return None
+    first = found[0]
+    line, column = locate.locate(text, first.parts)
+    problem = Msg(first.key, first.fields)
+    if len(found) == 1:
+        return SchemaProblem(path, key="GM006.schema", line=line, column=column,
+                             fields={"at": first.path, "problem": problem})
+    more = found[1:MORE_VIOLATIONS]
+    paths = ", ".join(v.path for v in more) + (", ..." if len(found) > MORE_VIOLATIONS else "")
+    return SchemaProblem(path, key="GM006.schema-more", line=line, column=column,
+                         fields={"at": first.path, "problem": problem, "more": len(found) - 1,
+                                 "paths": paths, "violations": [
+                                     {"at": v.path, "key": v.key, "fields": v.fields}
+                                     for v in found]})
+
+
+def _play_problem(play: str, path: str, text: str, parts: tuple) -> SyntaxProblem | None:
+    """What makes the text of a play unreadable (formats.limits' bounds, or
+    a play the match-file grammar does not read), located in the JSON text."""
+    problem = play_problem(play, path, None, None)
+    if problem is None and (not play or not roll_play_readable(play)
+                            or " ".join(str(s) for s in parse_steps(play)) != play):
+        problem = SyntaxProblem(path, key="GM001.json-play", fields={"play": play[:60]})
+    if problem is None:
+        return None
+    line, column = locate.locate(text, parts)
+    problem.line, problem.column = line, column
+    problem.args = (problem.describe(),)
+    return problem
+
+
+def _action_from_json(d: dict[str, Any]) -> m.ActionType:
+    cls = _CLASSES[d["type"]]
     player = d["player"]
-    if player not in (0, 1):
-        raise _bad(path, "GM001.json-player", player=player)
     kw = {"line": d.get("line") or 0, "column": d.get("column") or 0, "move_number": d.get("move")}
     if cls is m.Play:
-        moves = parse_steps(d["play"], kw["line"], kw["column"])
-        if " ".join(str(s) for s in moves) != " ".join(d["play"].split()):
-            raise _bad(path, "GM001.json-play", play=d["play"])
-        return m.Play(player, dice=tuple(d["dice"]), moves=moves, **kw)
+        return m.Play(player, dice=tuple(d["dice"]), moves=parse_steps(d["play"], kw["line"],
+                                                                      kw["column"]), **kw)
     if cls in (m.Dance, m.UnplayedRoll, m.IllegalPlayMarker):
         extra = {"written": d["written"]} if "written" in d else {}
         return cls(player, dice=tuple(d["dice"]), **extra, **kw)
@@ -234,12 +336,8 @@ def _action_from_json(d: dict[str, Any], path: str) -> m.ActionType:
 
 
 def match_from_json(doc: dict[str, Any], path: str = "") -> m.Match:
-    if doc.get("format") != FORMAT_NAME:
-        raise NotAMatchFile(path, key="GM002.json-format", fields={"format": doc.get("format")},
-                            line=1, column=1)
-    if doc.get("version") != VERSION:
-        raise _bad(path, "GM001.json-version", version=doc.get("version"), supported=VERSION)
-    match = m.Match(int(doc["length"]), path=path)
+    """The match of a document that follows the schema (see :func:`read_json`)."""
+    match = m.Match(doc["length"], path=path)
     match.tags = [m.Tag(t["name"], t["value"]) for t in doc.get("tags", [])]
     match.comments = list(doc.get("comments", []))
     for g in doc.get("games", []):
@@ -247,28 +345,55 @@ def match_from_json(doc: dict[str, Any], path: str = "") -> m.Match:
         score = None if sl is None else m.ScoreLine(
             tuple(sl["names"]), tuple(sl["scores"]), tuple(sl.get("ratings") or (None, None)),
             line=sl.get("line") or 0)
-        game = m.Game(int(g["number"]), score, line=g.get("line") or 0)
-        game.actions = [_action_from_json(a, path) for a in g.get("actions", [])]
+        game = m.Game(g["number"], score, line=g.get("line") or 0)
+        game.actions = [_action_from_json(a) for a in g.get("actions", [])]
         game.comments = list(g.get("comments", []))
         match.games.append(game)
     return match
 
 
+def _check_plays(docs: list, text: str, path: str, prefix: tuple) -> None:
+    for k, doc in enumerate(docs):
+        for gi, g in enumerate(doc.get("games", ())):
+            for ai, a in enumerate(g.get("actions", ())):
+                if a["type"] == "play":
+                    parts = prefix + ((k,) if prefix else ()) + ("games", gi, "actions", ai, "play")
+                    problem = _play_problem(a["play"], path, text, parts)
+                    if problem is not None:
+                        raise problem
+
+
 def read_json(text: str, path: str = "") -> list[m.Match]:
-    """Read gamao's JSON (one match or ``{"matches": [...]}``) back into matches."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SyntaxProblem(path, key="GM001.json-syntax", fields={"detail": _json_reason(exc.msg)},
-                            line=exc.lineno, column=exc.colno) from None
-    try:
-        if isinstance(doc, dict) and "matches" in doc:
-            return [match_from_json(d, path) for d in doc["matches"]]
-        if isinstance(doc, dict):
-            return [match_from_json(doc, path)]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise _bad(path, "GM001.json-shape", error=type(exc).__name__, detail=str(exc)) from None
-    raise NotAMatchFile(path, key="GM002.json", line=1, column=1)
+    """Read gamao's JSON (one match or ``{"matches": [...]}``) back into matches.
+
+    Raises :class:`NotAMatchFile` when the text is no gamao JSON (of any
+    version), :class:`SyntaxProblem` when it is not JSON within the bounds
+    of :mod:`gamao_cli.formats.limits` or holds a play the match-file
+    grammar does not read, :class:`SchemaProblem` (GM006) when it breaks the
+    schema; each with a line and column.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    doc = _loads(text, path)
+    if not isinstance(doc, dict):
+        raise NotAMatchFile(path, key="GM002.json", line=1, column=1)
+    fmt = doc.get("format")
+    if fmt not in (FORMAT_NAME, FORMAT_NAME + "s"):
+        raise NotAMatchFile(path, key="GM002.json-format", fields={"format": fmt},
+                            line=1, column=1)
+    if doc.get("version") != VERSION:
+        raise _bad(path, "GM001.json-version", version=doc.get("version"), supported=VERSION)
+    problem = _schema_problem(doc, text, path)
+    if problem is not None:
+        raise problem
+    if fmt == FORMAT_NAME:
+        docs, prefix = [doc], ()
+    else:
+        docs, prefix = doc["matches"], ("matches",)
+        if not docs:
+            raise NotAMatchFile(path, key="GM002.json-no-matches", line=1, column=1)
+    _check_plays(docs, text, path, prefix)
+    return [match_from_json(d, path) for d in docs]
 
 
 #: The message key of each reason :mod:`json` gives for text that is not JSON.

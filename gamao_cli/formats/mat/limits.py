@@ -19,11 +19,11 @@ import sys
 
 from gamao_cli.errors import SyntaxProblem
 
-# A step's repeat count "(n)" above this is not read: no roll moves a checker
-# more than four times, and the reader and the validator expand "8/5(n)" into
-# n movements (a line of "8/5(99) " a megabyte long took 2.6 GB). Up to it,
-# the validator reports a count too high for the roll (GM207).
-MAX_REPEAT = 9
+# A step's repeat count "(n)" above MAX_REPEAT is not read: no roll moves a
+# checker more than four times, and the reader and the validator expand
+# "8/5(n)" into n movements (a line of "8/5(99) " a megabyte long took 2.6 GB).
+# Up to it, the validator reports a count too high for the roll (GM207).
+from ..limits import MAX_REPEAT  # noqa: E402  (the bound every reader keeps)
 
 
 _REPEAT_RE = re.compile(r"\((\d{2,})\)")

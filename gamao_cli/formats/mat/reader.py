@@ -37,6 +37,7 @@ from gamao_cli.errors import NotAMatchFile, SyntaxProblem
 from gamao_cli.model.notation import BoundedCache, shape_of
 
 from ..grammars import grammar_text, parser_cache_path
+from ..limits import play_problem
 from .limits import check_repeats, long_number_problem
 
 GRAMMAR_FILE = "matchfile.lark"
@@ -66,16 +67,22 @@ def _dice(tok: Token) -> tuple[int, int]:
 _ROLL_PLAYS: BoundedCache[str, tuple] = BoundedCache(32768)
 
 
-def _roll_play_info(cell: str) -> tuple:
+def _roll_play_info(cell: str, line: int, column: int) -> tuple:
     """(dice, offset of the play text, :class:`m.PlayText`) of a ROLL_PLAY
     cell (what :meth:`m.Play.from_text` takes). Kept in
     ``_ROLL_PLAYS`` (emptied when full): the same cells recur across a whole
-    archive."""
+    archive. A play beyond the bounds of :mod:`gamao_cli.formats.limits`
+    raises its :class:`SyntaxProblem` (without the path, which
+    :func:`read_matches` adds), at ``line`` and ``column`` (the cell's)."""
     info = _ROLL_PLAYS.get(cell)
     if info is None:
         i = 3
         while cell[i] in " \t":
             i += 1
+        if len(cell) > 100:   # a real play is shorter: only then can it be out of bounds
+            problem = play_problem(cell, "", line, column, at=i)
+            if problem is not None:
+                raise problem
         play = cell[i:]
         info = (ord(cell[0]) - 48, ord(cell[1]) - 48), i, m.PlayText(play, m.parse_steps, shape_of)
         _ROLL_PLAYS.put(cell, info)
@@ -83,7 +90,7 @@ def _roll_play_info(cell: str) -> tuple:
 
 
 def _roll_play(text: str, line: int, column: int):
-    dice, i, written = _roll_play_info(text)
+    dice, i, written = _roll_play_info(text, line, column)
     return m.Play, {"dice": dice, "moves": m.parse_steps(written.text, line, column + i)}
 
 
@@ -277,7 +284,7 @@ class MatchFileBuilder(Transformer):
                 cell = cm.group(group)
                 info = plays.get(cell)
                 if info is None:
-                    info = _roll_play_info(cell)
+                    info = _roll_play_info(cell, line, column)
                 dice, offset, written = info
                 actions.append(play_from_text(side & 1, dice, written, column + offset,
                                               line, column, number))
@@ -421,6 +428,21 @@ def _line_parser() -> Lark:
 _SPLITTER: list = []
 
 
+@functools.cache
+def _roll_play_re() -> "re.Pattern[str]":
+    return re.compile(_parser().get_terminal("ROLL_PLAY").pattern.to_regexp())
+
+
+def roll_play_readable(play: str) -> bool:
+    """Whether ``play`` (the steps of a roll's cell, ``24/18* 13/11``) is
+    what the grammar reads after the dice (its terminal ROLL_PLAY).
+
+    >>> roll_play_readable("24/18* 13/11"), roll_play_readable("8-5"), roll_play_readable("1000/5")
+    (True, False, False)
+    """
+    return _roll_play_re().fullmatch("00: " + play) is not None
+
+
 # Examples of broken input for lark's match_examples: each label is the
 # message key (gamao_cli.messages) of a syntax error.
 _ERROR_EXAMPLES = {
@@ -556,6 +578,11 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
         if problem is None:
             raise
         raise problem from None
+    except SyntaxProblem as exc:  # a bound the builder keeps (formats.limits)
+        if not exc.path:
+            exc.path = path
+            exc.args = (exc.describe(),)
+        raise
     for mt in matches:
         mt.path = path
     return matches
