@@ -122,6 +122,8 @@ MESSAGES: dict[str, str] = {
     "GM501.colon": _NAME + _NAME_COLON,
     "GM501.rating": _NAME + _NAME_RATING,
     "GM501.colon+rating": _NAME + _NAME_COLON + " and " + _NAME_RATING,
+    "GM501.other": "the player name {name!r} is written {written!r}, as a .mat score line reads "
+                   "it (without blanks at its ends, a tab as a space, ':' as '-')",
     "GM502": "Backgammon Galaxy's \"Losses N point\" cells are kept; GNU Backgammon does "
              "not read them",
     # SGF (the writer's notes start with where they are: a match, a game)
@@ -149,6 +151,10 @@ MESSAGES: dict[str, str] = {
                                    "other programs read the movements"),
     "GM503.kept-dance": _kept("dance(s) written \"{written}\": the spelling", "XS",
                               "SGF writes a dance as its dice"),
+    "GM503.kept-numbers": _kept("game number(s) MI cannot give (a game 0, numbers repeated or "
+                                "going back)", "XN", "MI numbers those games in order"),
+    "GM503.kept-cube": _kept("cube action(s) whose value or kind is not what SGF's node gives",
+                             "XV", "the node gives twice the cube"),
     "GM503.kept-losses": _kept("Backgammon Galaxy \"Losses N point\" cell(s)", "XA",
                                "RE holds the result"),
     "GM503.kept-unplayed": _kept("roll(s) never played (\"61: ????\")", "XA",
@@ -167,14 +173,14 @@ MESSAGES: dict[str, str] = {
     "GM504.tabs": "{where}SGF reads a tab as a space: the tabs of names, tags, comments or cells "
                   "are not kept",
     "GM504.no-games": "{where}the match has no games: SGF cannot hold it",
+    "GM504.no-score-line": "{where}{n} game(s) without a score line, which a match file needs: "
+                           "written with the players' names and the running score",
+    "GM504.name": "{where}the player name {name!r} reads back from SGF as {back!r}",
     "GM504.time": "{where}SGF cannot say that a game was lost on time; it is written as resigned",
     "GM504.no-player": "{where}{cell}: the cell names no player; left out",
     "GM504.step": "{where}{cell}: the step {step} has no SGF spelling and is left out (the play "
                   "as written is kept only in gamao's private property XS)",
     "GM504.cell": "{where}{cell}: SGF cannot hold it; left out",
-    "GM505.game-zero": "{where}SGF numbers games from 1 (MI[game:0]): it reads back as game 1",
-    "GM505.first-game": "{where}its first game is numbered {number}: read back, it may join the "
-                        "match before it",
     "GM506.setup": "{where}GNU Backgammon's SGF has no rule for the variant {variant}: each game "
                    "starts with a set-up node",
     "GM506.no-wins": "{where}the record writes no Wins line; RE gives the result the rules give "
@@ -279,6 +285,11 @@ READER_MESSAGES: dict[str, str] = {
                              "positions",
     "GM001.sgf-setup-middle": _GAME + "a set-up node (AE/AW/AB) changes the position in the "
                               "middle of the game; gamao cannot represent set-up positions",
+    "GM001.sgf-cube-too-big": _GAME + "the cube, doubled again, reaches a value of more than "
+                              "{limit} digits, which gamao does not read",
+    "GM001.sgf-negative": "MI[{value}]: {what} is not negative",
+    "sgf.length": "a match length",
+    "sgf.game": "a game number",
     "variant.standard": "standard backgammon",
     "expected.sgf-tree": "\"(\" (a game tree)",
     "expected.sgf-end": "\")\" (the end of a game tree)",
@@ -312,6 +323,46 @@ READER_MESSAGES: dict[str, str] = {
     "json.required": "the property \"{name}\" is missing",
     "json.additional": "the property \"{name}\" is not one of the schema's",
     "json.one-of-many": "matches more than one of the schema's alternatives",
+    # what the writers refuse to write (GM507: it would not read back)
+    "GM507.no-matches": "nothing written: a {format} file of no matches is no match record, "
+                        "which gamao would not read back",
+    "GM507.mat-length": "{where}not written as a {format}: a match length of {length} (a match "
+                        "file writes lengths from 0)",
+    "GM507.mat-tag": "{where}not written as a {format}: the tag {name!r} = {value!r} cannot stand "
+                     "on a tag line (; [Name \"value\"]: a name without '\"', ']' or blanks at "
+                     "its ends, a value on one line)",
+    "GM507.mat-comment": "{where}not written as a {format}: the match comment {comment!r} "
+                         "would read back as a tag",
+    "GM507.mat-game-number": "{where}not written as a {format}: the game number {game} (a match "
+                             "file numbers games from 0)",
+    "GM507.mat-name": "{where}not written as a {format}: game {game}: the player name {name!r} "
+                      "holds a line break",
+    "GM507.mat-rating": "{where}not written as a {format}: game {game}: the rating {rating!r} of "
+                        "{name!r} does not read back (a rating is a number after a name)",
+    "GM507.mat-player": "{where}not written as a {format}: game {game}: the cell {cell!r} is "
+                        "player {player}'s (a match file has players 0 and 1)",
+    "GM507.mat-dice": "{where}not written as a {format}: game {game}: the dice of {cell!r} (a "
+                      "match file writes each die as one digit)",
+    "GM507.mat-empty-play": "{where}not written as a {format}: game {game}: a play of {dice} "
+                            "with no steps (it would read back as a dance)",
+    "GM507.mat-points": "{where}not written as a {format}: game {game}: {cell!r} (points are "
+                        "not negative)",
+    "GM507.mat-cube": "{where}not written as a {format}: game {game}: a cube action of {value!r} "
+                      "(a double, beaver or raccoon, with a value from 0)",
+    "GM507.mat-not-a-number": "{where}not written as a {format}: {what} is {value!r}, not a "
+                              "whole number",
+    "GM507.mat-number": "{where}not written as a {format}: {what} has more than {limit} digits, "
+                        "which gamao does not read back",
+    "GM507.mat-play": "{where}not written as a match file: game {game}: the play {cell!r}, which "
+                      "the replay could not resolve, is not one a match file reads back",
+    "GM507.sgf-dice": "{where}not written as SGF: game {game}: the dice of {cell!r} (SGF "
+                      "writes each die as one digit)",
+    "GM507.sgf-points": "{where}not written as SGF: game {game}: {cell!r} (points are not "
+                        "negative)",
+    "GM507.sgf-cube": "{where}not written as SGF: game {game}: a cube action {kind!r} of {value!r}",
+    "GM507.sgf-length": "{where}not written as SGF: a match length of {length}",
+    "GM507.number": "not written as {format}: {at} is a number of more than {limit} digits, "
+                    "which gamao does not read back",
     "json.expecting-value": "Expecting value",
     "json.expecting-name": "Expecting property name enclosed in double quotes",
     "json.expecting-colon": "Expecting ':' delimiter",

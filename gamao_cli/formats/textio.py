@@ -44,7 +44,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 from gamao_cli.errors import EncodingProblem, InputError, OutputError
 from gamao_cli.messages import Msg
@@ -594,13 +594,32 @@ def _write_stdout(data: str | bytes, encoding: str) -> None:
         raise OutputError(f"<stdout>: cannot write: {os_reason(e)}") from None
 
 
+def _encoded(chunks: Iterable[str | bytes], encoding: str, label: str) -> Iterator[bytes]:
+    """Each chunk as bytes (a ``str`` encoded with ``encoding``)."""
+    for chunk in chunks:
+        if isinstance(chunk, str):
+            try:
+                yield chunk.encode(encoding)
+            except UnicodeEncodeError as e:
+                raise OutputError(f"{label}: cannot encode {e.object[e.start:e.end]!r} in "
+                                  f"{encoding}; nothing was written") from None
+            except LookupError:
+                raise OutputError(f"{label}: unknown encoding {encoding!r}; nothing was "
+                                  "written") from None
+        elif isinstance(chunk, (bytes, bytearray, memoryview)):
+            yield bytes(chunk)
+        else:
+            raise TypeError(f"atomic_write needs str or bytes, not {type(chunk).__name__}")
+
+
 def atomic_write(
     path: str | os.PathLike[str],
-    data: str | bytes,
+    data: "str | bytes | Iterable[str | bytes]",
     *,
     force: bool = False,
     encoding: str = "utf-8",
-) -> None:
+    commit: "Callable[[], bool] | None" = None,
+) -> bool:
     """Write ``data`` to ``path`` atomically (``"-"`` writes to standard output).
 
     The data go to a temporary file in the target's folder, which is flushed,
@@ -613,11 +632,26 @@ def atomic_write(
     ``/dev/full``, a FIFO) is written to directly, never replaced; a block
     device or socket is refused.
     A ``str`` is encoded with ``encoding``; newlines are written as given.
+
+    ``data`` may also be an iterable of ``str`` or ``bytes`` chunks (a
+    writer's :meth:`~gamao_cli.formats.base.WriteResult.iter_chunks`): each
+    is written as it comes, so the whole output is never in memory; an
+    exception the iterable raises (a writer refusing midway) leaves nothing
+    behind, as any failure does. ``commit``, when given, is asked once every
+    byte is in the temporary file: ``False`` (say, the writer found errors
+    and ``--strict`` is on) removes it and leaves the target as it was.
+    Returns whether the target was written. (Standard output and devices
+    are written as the chunks come; ``commit`` cannot take back what they
+    got.)
     """
+    chunked = not isinstance(data, (str, bytes, bytearray, memoryview))
     if isinstance(path, str) and path == "-":
-        _write_stdout(data, encoding)
-        return
-    if isinstance(data, str):
+        for chunk in (data if chunked else [data]):
+            _write_stdout(chunk, encoding)
+        return True
+    if chunked:
+        payloads: Iterable[bytes] = _encoded(data, encoding, os.fspath(path))
+    elif isinstance(data, str):
         try:
             payload = data.encode(encoding)
         except UnicodeEncodeError as e:
@@ -626,10 +660,10 @@ def atomic_write(
             ) from None
         except LookupError:
             raise OutputError(f"{os.fspath(path)}: unknown encoding {encoding!r}; nothing was written") from None
-    elif isinstance(data, (bytes, bytearray, memoryview)):
-        payload = bytes(data)
     else:
-        raise TypeError(f"atomic_write needs str or bytes, not {type(data).__name__}")
+        payload = bytes(data)
+    if not chunked:
+        payloads = [payload]
 
     label = os.fspath(path)
     try:
@@ -637,8 +671,8 @@ def atomic_write(
     except OSError:
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        _write_special(label, st, payload)
-        return
+        _write_special(label, st, payloads)
+        return True
     target = Path(label)
     if target.is_symlink():  # write through the link, keep the link
         target = Path(os.path.realpath(target))
@@ -667,7 +701,8 @@ def atomic_write(
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         step = "write"
-        _write_all(fd, payload)
+        for piece in payloads:
+            _write_all(fd, piece)
         step = "flush to disk"
         os.fsync(fd)
         step = "set permissions"
@@ -675,6 +710,8 @@ def atomic_write(
         step = "close"
         os.close(fd)
         fd = -1
+        if commit is not None and not commit():
+            return False   # the temporary file goes (finally, below)
         step = "rename the temporary file onto the target"
         if force:
             os.replace(tmp, target)
@@ -712,9 +749,10 @@ def atomic_write(
             except OSError:
                 pass
     _fsync_dir(folder)
+    return True
 
 
-def _write_special(label: str, st: os.stat_result, payload: bytes) -> None:
+def _write_special(label: str, st: os.stat_result, payloads: Iterable[bytes]) -> None:
     """Write to an existing character device or pipe (``/dev/null``,
     ``/dev/stdout``, a FIFO): there is no file to replace, so the data go
     straight to it (``--force`` is not needed). Anything else that is not a
@@ -735,7 +773,8 @@ def _write_special(label: str, st: os.stat_result, payload: bytes) -> None:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         step = "write"
-        _write_all(fd, payload)
+        for piece in payloads:
+            _write_all(fd, piece)
     except OSError as e:
         raise OutputError(f"{label}: cannot {step}: {os_reason(e)}") from None
     finally:

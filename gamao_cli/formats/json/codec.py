@@ -20,17 +20,18 @@ from __future__ import annotations
 import json
 import math
 import sys
-from typing import Any
+from typing import Any, Iterable, Iterator, Sequence
 
 from gamao_cli import model as m
-from gamao_cli.errors import NotAMatchFile, SchemaProblem, SyntaxProblem
+from gamao_cli.errors import NotAMatchFile, SchemaProblem, SyntaxProblem, WriteRefused
 from gamao_cli.messages import Msg
 from gamao_cli.ids import position_id
 from gamao_cli.model import parse_steps
-from gamao_cli.replay.replay import Replays
+from gamao_cli.replay.replay import Replays, validate_match
 from gamao_cli.replay.snapshots import snapshots
 
-from ..limits import MAX_DIGITS, MAX_JSON_DEPTH, play_problem, too_long
+from ..base import WriteResult
+from ..limits import MAX_DIGITS, MAX_JSON_DEPTH, fits, play_problem, too_long
 from ..mat.reader import roll_play_readable
 from . import locate
 from .schema import violations
@@ -105,11 +106,9 @@ def _game_json(game: m.Game, result, snaps: dict) -> dict[str, Any]:
     }
 
 
-def _match_json(match: m.Match, games, replays: Replays | None = None) -> dict[str, Any]:
-    """The document of one match; ``games(match, report, snaps)`` gives its games
+def _match_json(match: m.Match, games, report) -> dict[str, Any]:
+    """The document of one match; ``games(match, report)`` gives its games
     (a list, or an iterator that makes them one at a time)."""
-    report = (replays or Replays()).of(match)
-    snaps = {id(s.action): s for s in snapshots(match, report)}
     return {
         "format": FORMAT_NAME,
         "version": VERSION,
@@ -118,20 +117,44 @@ def _match_json(match: m.Match, games, replays: Replays | None = None) -> dict[s
         "players": list(match.players),
         "tags": [{"name": t.name, "value": t.value} for t in match.tags],
         "comments": list(match.comments),
-        "games": games(match, report, snaps),
+        "games": games(match, report),
         "final_score": list(report.final_score),
         "winner": report.winner,
-        "diagnostics": [d.to_dict() for d in report.diagnostics],
+        "diagnostics": [_diagnostic_json(d) for d in report.diagnostics],
     }
+
+
+def _diagnostic_json(d) -> dict[str, Any]:
+    """A diagnostic as the schema has it: a line or column is from 1 (an
+    action made in Python has none, 0: null)."""
+    out = d.to_dict()
+    for key in ("line", "column"):
+        if out.get(key) is not None and out[key] < 1:
+            out[key] = None
+    return out
 
 
 def match_to_json(match: m.Match) -> dict[str, Any]:
     """The JSON document of one match (a dict ready for :func:`json.dumps`)."""
-    return _match_json(match, lambda *made: list(_games_one_by_one(*made)))
+    return _match_json(match, lambda *made: list(_games_one_by_one(*made)),
+                       Replays().of(match))
 
 
-def _games_one_by_one(match: m.Match, report, snaps):
+class _OneGame:
+    """The replay of one game, as :func:`snapshots` takes a match's."""
+
+    __slots__ = ("games",)
+
+    def __init__(self, result) -> None:
+        self.games = [result]
+
+
+def _games_one_by_one(match: m.Match, report):
+    """The document of each game, made when asked for: the positions of one
+    game at a time are in memory, never those of the whole match."""
     for g, r in zip(match.games, report.games):
+        view = m.Match(match.length, [g], match.tags, match.comments, match.path)
+        snaps = {id(s.action): s for s in snapshots(view, _OneGame(r))} if r.records else {}
         yield _game_json(g, r, snaps)
 
 
@@ -140,36 +163,71 @@ def _games_one_by_one(match: m.Match, report, snaps):
 _LAID_OUT = ("matches", "games")
 
 
-def _lay_out(value: Any, pad: str, out: list[str]) -> None:
-    """Append the JSON of ``value`` to ``out``: a dict one key a line, the
-    lists named in :data:`_LAID_OUT` and ``actions`` one item a line."""
+def _lay_out(value: Any, pad: str, where: tuple = ()) -> Iterator[str]:
+    """The JSON of ``value`` in pieces: a dict one key a line, the lists
+    named in :data:`_LAID_OUT` and ``actions`` one item a line; each game a
+    piece of its own (so that a match of thousands of games is written
+    game by game). ``where``: the JSON path of ``value``, for a refusal."""
     if not isinstance(value, dict):
-        out.append(_compact(value))
+        yield _compact(value, where)
         return
-    out.append("{")
+    yield "{"
     sep = "\n"
     for key, v in value.items():
-        out.append(f"{sep}{pad} {_compact(key)}: ")
+        yield f"{sep}{pad} {_compact(key, where)}: "
         sep = ",\n"
         if key in _LAID_OUT or key == "actions":
             inner = pad + "  "
-            out.append("[")
+            yield "["
             first = True
-            for item in v:
-                out.append(("\n" if first else ",\n") + inner)
+            for i, item in enumerate(v):
+                yield ("\n" if first else ",\n") + inner
                 first = False
                 if key == "actions":
-                    out.append(_compact(item))
+                    yield _compact(item, where + (key, i))
+                elif key == "games":
+                    yield "".join(_lay_out(item, inner, where + (key, i)))
                 else:
-                    _lay_out(item, inner, out)
-            out.append("]" if first else f"\n{pad} ]")
+                    yield from _lay_out(item, inner, where + (key, i))
+            yield "]" if first else f"\n{pad} ]"
         else:
-            out.append(_compact(v))
-    out.append(f"\n{pad}}}")
+            yield _compact(v, where + (key,))
+    yield f"\n{pad}}}"
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+def _compact(value: Any, where: tuple = ()) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except ValueError:   # an int of more digits than Python writes
+        raise _number_refusal(value, where) from None
+
+
+def _number_refusal(value: Any, where: tuple) -> WriteRefused:
+    """The refusal to write ``value``, which holds an int of more than
+    MAX_DIGITS digits (a cube doubled thousands of times, a running score):
+    no reader of gamao's would read it back."""
+    def find(v: Any, at: tuple) -> tuple | None:
+        if isinstance(v, int) and not isinstance(v, bool) and not fits(v):
+            return at
+        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+        for k, sub in items:
+            got = find(sub, at + (k,))
+            if got is not None:
+                return got
+        return None
+    at = find(value, where) or where
+    path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
+    return WriteRefused("GM507.number", {"format": "JSON", "at": path, "limit": MAX_DIGITS})
+
+
+def iter_dumps(docs: Iterable[dict[str, Any]], count: int) -> Iterator[str]:
+    """:func:`dumps` in pieces, for ``count`` documents given one at a time."""
+    if count == 1:
+        body: Any = next(iter(docs))
+    else:
+        body = {"format": FORMAT_NAME + "s", "version": VERSION, "matches": docs}
+    yield from _lay_out(body, "")
+    yield "\n"
 
 
 def dumps(docs: list[dict[str, Any]]) -> str:
@@ -191,22 +249,28 @@ def dumps(docs: list[dict[str, Any]]) -> str:
     }
     <BLANKLINE>
     """
-    body: Any = docs[0] if len(docs) == 1 else {"format": FORMAT_NAME + "s", "version": VERSION,
-                                                 "matches": docs}
-    out: list[str] = []
-    _lay_out(body, "", out)
-    out.append("\n")
-    return "".join(out)
+    return "".join(iter_dumps(docs, len(docs)))
 
 
-def write_json(matches: list[m.Match], replays: Replays | None = None) -> tuple[str, int]:
-    """The JSON text of ``matches`` and the number of errors the validator
-    found, made one game at a time (the documents of a match of thousands of
-    games are never all in memory at once)."""
-    replays = replays or Replays()
-    docs = [_match_json(mt, _games_one_by_one, replays) for mt in matches]
-    errors = sum(1 for d in docs for x in d["diagnostics"] if x["severity"] == "error")
-    return dumps(docs), errors
+def write_json(matches: Sequence[m.Match], replays: Replays | None = None) -> WriteResult:
+    """``matches`` as gamao's JSON, made when the result's chunks are taken:
+    one match replayed at a time (kept only in ``replays``, when given), its
+    games written one at a time, so that memory holds one match's replay and
+    one game's positions. Refuses (:class:`WriteRefused`) no matches at all,
+    which no reader reads back, and a number too long to read back."""
+    if not matches:
+        raise WriteRefused("GM507.no-matches", {"format": "JSON"})
+    result = WriteResult()
+
+    def docs() -> Iterator[dict[str, Any]]:
+        for match in matches:
+            report = replays.of(match) if replays is not None else \
+                validate_match(match, keep_records=True)
+            result.add_errors(report.errors)
+            yield _match_json(match, _games_one_by_one, report)
+
+    result.set_chunks(iter_dumps(docs(), len(matches)))
+    return result
 
 
 # -- reading ---------------------------------------------------------------

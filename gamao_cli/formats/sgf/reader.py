@@ -89,6 +89,8 @@ from gamao_cli.model import parse_steps
 from gamao_cli.rules import Position
 
 from ..grammars import grammar_text
+from ..limits import MAX_DIGITS, MAX_MOVEMENTS, fits, play_problem, too_long
+from ..mat.reader import roll_play_readable
 
 GRAMMAR_FILE = "sgf.lark"
 
@@ -96,7 +98,7 @@ GRAMMAR_FILE = "sgf.lark"
 KEPT = frozenset({
     "GM", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE",
     "W", "B", "C", "AE", "AW", "AB", "PL", "CV", "CP", "DI",
-    "XR", "XT", "XA", "XS", "XE", "XL", "XI", "XC",
+    "XR", "XT", "XA", "XS", "XE", "XL", "XI", "XC", "XV", "XN",
 })
 
 # gamao's private properties: what a match file says and SGF cannot. Their
@@ -135,6 +137,15 @@ NO_SCORE_LINE = "none"
 #: beaver, as GNU Backgammon's match files do) that SGF writes out.
 IMPLIED_PROPERTY = "XI"
 IMPLIED = "implied"
+#: On a cube node: XV[value][kind], the cube action as the record wrote it
+#: when that is not what SGF's node gives (a value not twice the cube, none
+#: written, a beaver where SGF reads a double): XV[2][double], XV[][double].
+CUBE_PROPERTY = "XV"
+#: On a game's root: XN[5], the game's number as the record has it when
+#: MI[game:...] cannot give it (a game 0, numbers repeated or going back,
+#: which would start a new match there).
+NUMBER_PROPERTY = "XN"
+CUBE_KINDS = ("double", "beaver", "raccoon")
 SETUP = ("AE", "AW", "AB", "PL", "CV", "CP", "DI")
 
 #: Root properties that become match tags, in the order GNU Backgammon's
@@ -348,6 +359,19 @@ def looks_like_sgf(text: str) -> bool:
     return s.startswith("(") and s[1:].lstrip().startswith(";")
 
 
+def cube_offer(pending: tuple[int, str, int] | None, player: int, cube: int) -> tuple[str, int]:
+    """What a ``double`` node of ``player`` is, as the reader reads it
+    (``pending``: the offer it answers, (player, kind, value); ``cube``:
+    the cube's value): its kind and the cube's value after it.
+
+    >>> cube_offer(None, 0, 2), cube_offer((0, "double", 4), 1, 2)
+    (('double', 4), ('beaver', 8))
+    """
+    if pending is not None and pending[0] != player:
+        return ("beaver" if pending[1] == "double" else "raccoon"), 2 * pending[2]
+    return "double", 2 * cube
+
+
 def letter_point(letter: str, player: int) -> int:
     """A point letter in the mover's numbering: 25 bar, 0 off.
 
@@ -394,9 +418,17 @@ def _expand_points(prop: SgfProp, path: str) -> list[str]:
     return out
 
 
-def _int(value: str) -> int | None:
+def _int(value: str, path: str = "", at: tuple[int, int] | None = None) -> int | None:
+    """The number a value holds (None when it holds none); a number of more
+    digits than :data:`~gamao_cli.formats.limits.MAX_DIGITS` raises its
+    :class:`SyntaxProblem` at ``at`` (the value's line and column)."""
+    v = value.strip()
+    if len(v) > MAX_DIGITS:
+        problem = too_long(v, path, *(at or (None, None)))
+        if problem is not None and v.lstrip("+-").isdigit():
+            raise problem
     try:
-        return int(value.strip())
+        return int(v)
     except ValueError:
         return None
 
@@ -404,16 +436,20 @@ def _int(value: str) -> int | None:
 class _MatchInfo:
     __slots__ = ("length", "game", "scores")
 
-    def __init__(self, prop: SgfProp | None):
+    def __init__(self, prop: SgfProp | None, path: str = ""):
         self.length: int | None = None
         self.game: int | None = None
         self.scores: list[int | None] = [None, None]
         if prop is None:
             return
-        for v in prop.values:
+        for v, at in zip(prop.values, prop.values_at):
             key, _, val = v.partition(":")
             key = key.strip().lower()
-            n = _int(val)
+            n = _int(val, path, at)
+            if n is not None and n < 0 and key in ("length", "game"):
+                raise SyntaxProblem(path, key="GM001.sgf-negative",
+                                    fields={"value": v.strip(), "what": Msg("sgf." + key, {})},
+                                    line=at[0], column=at[1], text=v.strip()[:40])
             if key == "length":
                 self.length = n
             elif key == "game":
@@ -505,13 +541,19 @@ class _GameReader:
         pos = dict(line=prop.line, column=prop.column)
         if low == "double" or low == "beaver" or low == "raccoon":
             pending = self.pending
-            if pending is not None and pending[0] != player:
-                kind = "beaver" if pending[1] == "double" else "raccoon"
-                value_after = 2 * pending[2]
-            else:
-                kind, value_after = "double", 2 * self.cube
+            kind, value_after = cube_offer(pending, player, self.cube)
+            if not fits(value_after):
+                raise self.error("GM001.sgf-cube-too-big", prop.line, prop.column,
+                                 limit=MAX_DIGITS)
             self.pending = (player, kind, value_after)
-            self.add(m.Double(player, value_after, kind, move_number=self.move_number(player),
+            value: int | None = value_after
+            written = node.get(CUBE_PROPERTY)
+            if written is not None and len(written.values) == 2 \
+                    and written.values[1].strip() in CUBE_KINDS:
+                # the cube action as the record wrote it (gamao's XV)
+                value = _int(written.values[0], self.path, written.values_at[0])
+                kind = written.values[1].strip()
+            self.add(m.Double(player, value, kind, move_number=self.move_number(player),
                               **pos))
         elif low == "take":
             if self.pending is not None:
@@ -552,14 +594,14 @@ class _GameReader:
             player = "WB".index(vals[0].upper())
             if kind == WIN:
                 match = len(vals) > 3 and "match" in vals[3].lower()
-                win = m.Win(player, int(vals[2]), match, **pos)
+                win = m.Win(player, self.points(prop, 2), match, **pos)
                 self.game.actions.append(win)
                 self.last_action = win
                 self.has_left = self.has_right = False   # a Wins cell closes its line
                 self.extra_win = True
                 return
             if kind == LOSS:
-                action = m.Loss(player, int(vals[2]), **pos)
+                action = m.Loss(player, self.points(prop, 2), **pos)
             elif kind == RESIGN_CELL:
                 action = m.Resign(player, **pos)
             elif kind in (UNPLAYED, ILLEGAL):
@@ -582,6 +624,13 @@ class _GameReader:
         action.move_number = self.move_number(player)
         self.add(action)
 
+    def points(self, prop: SgfProp, i: int) -> int:
+        """The points of an XA cell's value ``i`` (ValueError when it holds none)."""
+        n = _int(prop.values[i], self.path, prop.values_at[i])
+        if n is None or n < 0:
+            raise ValueError
+        return n
+
     def roll(self, prop: SgfProp, player: int, value: str, spelling: SgfProp | None) -> None:
         mo = _MOVE_RE.match(value)
         line, column = prop.values_at[0] if prop.values_at else (prop.line, prop.column)
@@ -590,6 +639,11 @@ class _GameReader:
                              value=value)
         dice = (int(mo.group(1)), int(mo.group(2)))
         letters = mo.group(3)
+        if len(letters) > 2 * MAX_MOVEMENTS:
+            raise SyntaxProblem(self.path, key="GM001.movements",
+                                fields={"count": len(letters) // 2, "limit": MAX_MOVEMENTS},
+                                line=line, column=column + 3 + 2 * MAX_MOVEMENTS,
+                                text=letters[2 * MAX_MOVEMENTS:][:20])
         number = self.move_number(player)
         if not letters:
             written = " ".join(spelling.value.split()) if spelling is not None else ""
@@ -624,12 +678,18 @@ class _GameReader:
         self.add(m.Play(player, dice, moves, move_number=number,
                         line=prop.line, column=prop.column))
 
-    @staticmethod
-    def written_steps(spelling: SgfProp, steps: tuple[m.Step, ...]) -> tuple[m.Step, ...] | None:
+    def written_steps(self, spelling: SgfProp, steps: tuple[m.Step, ...]) -> tuple[m.Step, ...] | None:
         """The steps of gamao's ``XS`` (a play as the record wrote it), when
         they stand for the movements the letters give (less those SGF cannot
-        spell: from off, onto the bar); None otherwise."""
+        spell: from off, onto the bar); None otherwise. A spelling beyond the
+        bounds every reader keeps (a repeat count of millions) raises its
+        :class:`SyntaxProblem`."""
         line, column = spelling.values_at[0] if spelling.values_at else (0, 0)
+        problem = play_problem(spelling.value, self.path, line, column + 1)
+        if problem is not None:
+            raise problem
+        if not roll_play_readable(spelling.value.strip()):
+            return None
         try:
             written = parse_steps(spelling.value.strip(), line, column + 1)
         except Exception:
@@ -646,7 +706,7 @@ class _GameReader:
     def setup(self, node: dict[str, SgfProp], at_start: bool) -> None:
         cv = node.get("CV")
         if cv is not None:
-            n = _int(cv.value)
+            n = _int(cv.value, self.path, (cv.line, cv.column))
             if n != self.cube:
                 raise self.error("GM001.sgf-cube-value", cv.line, cv.column, cv.value,
                                  value=cv.value, cube=self.cube)
@@ -708,7 +768,9 @@ class _GameReader:
             return
         winner = 0 if mo.group(1).upper() == "W" else 1
         match = flag is not None and "match" in flag.value.lower()
-        self.game.actions.append(m.Win(winner, int(mo.group(2)), match,
+        at = re_prop.values_at[0] if re_prop.values_at else (re_prop.line, re_prop.column)
+        points = _int(mo.group(2), self.path, (at[0], at[1] + 3))
+        self.game.actions.append(m.Win(winner, points, match,
                                        line=re_prop.line, column=re_prop.column))
 
 
@@ -747,7 +809,7 @@ class _Reader:
             if gm is not None and gm.value.strip() not in ("6", ""):
                 raise NotAMatchFile(self.path, key="GM002.sgf-other-game",
                                     fields={"value": gm.value}, line=gm.line, column=gm.column)
-            info = _MatchInfo(root.get("MI"))
+            info = _MatchInfo(root.get("MI"), self.path)
             if (self.match is None or info.game == 0 and self.match.games
                     or info.length is not None and info.length != self.match.length):
                 self.new_match(tree, root, info)
@@ -768,8 +830,13 @@ class _Reader:
                 if [v.strip().lower() for v in xl.values] == [NO_SCORE_LINE]:
                     score = None
                 elif len(xl.values) == 2:
-                    score.scores = (_int(xl.values[0]), _int(xl.values[1]))
-            if info.game is not None:
+                    score.scores = (_int(xl.values[0], self.path, xl.values_at[0]),
+                                    _int(xl.values[1], self.path, xl.values_at[1]))
+            xn = root.get(NUMBER_PROPERTY)
+            written = _int(xn.value, self.path, xn.values_at[0]) if xn is not None else None
+            if written is not None and written >= 0:
+                number = written   # the number as the record has it (gamao's XN)
+            elif info.game is not None:
                 number = info.game + 1
             else:
                 number = self.match.games[-1].number + 1 if self.match.games else 1
