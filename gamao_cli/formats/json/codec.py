@@ -27,7 +27,7 @@ from gamao_cli.errors import NotAMatchFile, SchemaProblem, SyntaxProblem, WriteR
 from gamao_cli.messages import Msg
 from gamao_cli.ids import position_id
 from gamao_cli.model import parse_steps
-from gamao_cli.replay.replay import Replays, validate_match
+from gamao_cli.replay.replay import GameResult, Replays, validate_match
 from gamao_cli.replay.snapshots import snapshots
 
 from ..base import WriteResult
@@ -152,7 +152,11 @@ class _OneGame:
 def _games_one_by_one(match: m.Match, report):
     """The document of each game, made when asked for: the positions of one
     game at a time are in memory, never those of the whole match."""
-    for g, r in zip(match.games, report.games):
+    results = list(report.games)
+    # a match the replay could not play (an unknown variant): its games are
+    # written all the same, without what the replay adds
+    results += [GameResult(g.number) for g in match.games[len(results):]]
+    for g, r in zip(match.games, results):
         view = m.Match(match.length, [g], match.tags, match.comments, match.path)
         snaps = {id(s.action): s for s in snapshots(view, _OneGame(r))} if r.records else {}
         yield _game_json(g, r, snaps)

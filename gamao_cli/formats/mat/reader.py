@@ -38,7 +38,7 @@ from gamao_cli.model.notation import BoundedCache, shape_of
 
 from ..grammars import grammar_text, parser_cache_path
 from ..limits import play_problem
-from .limits import check_repeats, long_number_problem
+from .limits import check_long_plays, check_repeats, long_number_problem
 
 GRAMMAR_FILE = "matchfile.lark"
 
@@ -561,6 +561,7 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
         raise NotAMatchFile(path, key="GM002.no-header", line=1, column=1)
     check_repeats(text, path)
     text = prepare_text(text)
+    check_long_plays(text, path)
     try:
         try:
             matches = _parser().parse(text, start="runs")
