@@ -296,3 +296,20 @@ def test_the_text_of_a_streamed_result_is_there_for_callers_that_read_it_first()
 
 def test_reading_a_bounded_error_is_a_syntax_problem():
     assert issubclass(type(_error(HDR + "  1) 31: 8/5(12)\n", "r.mat")), SyntaxProblem)
+
+
+def test_the_fuzz_harness_reads_every_format_of_the_registry(monkeypatch):
+    """fuzz/fuzz_reader.py FORMAT runs common.one_input_format with the
+    format's reader: the examples, written in each format, keep the contract
+    (every writer's output reads back), and a new crash is not swallowed."""
+    monkeypatch.syspath_prepend(str(ROOT / "fuzz"))
+    import common
+    matches = [CLEAN, _match()]
+    for fmt in formats.readable():
+        data = convert(matches, fmt.name).text.encode("utf-8")
+        common.one_input_format(data, fmt.name, "fuzz" + fmt.extensions[0], convert=True)
+        common.one_input_format(data[: len(data) // 2], fmt.name, "fuzz", convert=True)
+    monkeypatch.setattr(common, "round_trip_problems", lambda ms: ["a new bug"])
+    with pytest.raises(AssertionError, match="a new bug"):
+        common.one_input_format(convert([CLEAN], "json").text.encode(), "json", "f.json",
+                                convert=True)
