@@ -92,12 +92,14 @@ def round_trip_problems(matches, targets=None) -> list[str]:
             problems.append(f"{fmt.name}: gamao cannot read its own output: {exc}\n{str(data)[:3000]}")
             continue
         changed = any(n.code in CHANGING_NOTES for n in result.notes)
+        if changed:
+            continue   # the writer says what it changed or left out (a match of no games)
         if len(back) != len(matches):
             problems.append(f"{fmt.name}: {len(matches)} match(es) read back as {len(back)}")
             continue
         if fmt.name == "json" and back != list(matches):
             problems.append("json: the matches read back differ")
-        if not changed and reference is not None:
+        if reference is not None:
             try:
                 again = canonical(back)
             except WriteRefused as exc:

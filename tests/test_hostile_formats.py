@@ -313,3 +313,13 @@ def test_the_fuzz_harness_reads_every_format_of_the_registry(monkeypatch):
     with pytest.raises(AssertionError, match="a new bug"):
         common.one_input_format(convert([CLEAN], "json").text.encode(), "json", "f.json",
                                 convert=True)
+
+
+def test_a_match_of_no_games_among_others_is_said_to_be_left_out_of_sgf():
+    """SGF has a game tree per game: a match of no games cannot stand in it,
+    and the writer says so (found by fuzz/fuzz_reader.py mat: it read back
+    as one match fewer, which the harness took for a silent loss)."""
+    empty = m.Match(13, [], [m.Tag("Site", "x")])
+    conv = convert([empty, _match()], "sgf")
+    assert [n.key for n in conv.notes if n.code == "GM504"] == ["GM504.no-games"]
+    assert len(formats.parse_text(conv.text, "e.sgf")) == 1

@@ -336,7 +336,9 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
             dice = getattr(a, "dice", None)
             if dice is not None and not all(type(d) is int and 0 <= d <= 9 for d in dice):
                 return refuse("GM507.mat-dice", game=game.number, cell=_cell_text(a))
-            if isinstance(a, m.Play) and not a.moves:
+            # (a play read from text has the steps the grammar found: its
+            # steps are not made here, which would cost a step object each)
+            if isinstance(a, m.Play) and getattr(a, "_written", None) is None and not a.moves:
                 return refuse("GM507.mat-empty-play", game=game.number, dice=f"{dice[0]}{dice[1]}")
             if isinstance(a, (m.Win, m.Loss)):
                 numbers.append(("points", a.points))
