@@ -324,34 +324,34 @@ READER_MESSAGES: dict[str, str] = {
     "json.additional": "the property \"{name}\" is not one of the schema's",
     "json.one-of-many": "matches more than one of the schema's alternatives",
     # what the writers refuse to write (GM507: it would not read back)
-    "GM507.no-matches": "nothing written: a {format} file of no matches is no match record, "
+    "GM507.no-matches": "nothing written: {format} of no matches is no match record, "
                         "which gamao would not read back",
-    "GM507.mat-length": "{where}not written as a {format}: a match length of {length} (a match "
+    "GM507.mat-length": "{where}not written as {format}: a match length of {length} (a match "
                         "file writes lengths from 0)",
-    "GM507.mat-tag": "{where}not written as a {format}: the tag {name!r} = {value!r} cannot stand "
+    "GM507.mat-tag": "{where}not written as {format}: the tag {name!r} = {value!r} cannot stand "
                      "on a tag line (; [Name \"value\"]: a name without '\"', ']' or blanks at "
                      "its ends, a value on one line)",
-    "GM507.mat-comment": "{where}not written as a {format}: the match comment {comment!r} "
+    "GM507.mat-comment": "{where}not written as {format}: the match comment {comment!r} "
                          "would read back as a tag",
-    "GM507.mat-game-number": "{where}not written as a {format}: the game number {game} (a match "
+    "GM507.mat-game-number": "{where}not written as {format}: the game number {game} (a match "
                              "file numbers games from 0)",
-    "GM507.mat-name": "{where}not written as a {format}: game {game}: the player name {name!r} "
+    "GM507.mat-name": "{where}not written as {format}: game {game}: the player name {name!r} "
                       "holds a line break",
-    "GM507.mat-rating": "{where}not written as a {format}: game {game}: the rating {rating!r} of "
+    "GM507.mat-rating": "{where}not written as {format}: game {game}: the rating {rating!r} of "
                         "{name!r} does not read back (a rating is a number after a name)",
-    "GM507.mat-player": "{where}not written as a {format}: game {game}: the cell {cell!r} is "
+    "GM507.mat-player": "{where}not written as {format}: game {game}: the cell {cell!r} is "
                         "player {player}'s (a match file has players 0 and 1)",
-    "GM507.mat-dice": "{where}not written as a {format}: game {game}: the dice of {cell!r} (a "
+    "GM507.mat-dice": "{where}not written as {format}: game {game}: the dice of {cell!r} (a "
                       "match file writes each die as one digit)",
-    "GM507.mat-empty-play": "{where}not written as a {format}: game {game}: a play of {dice} "
+    "GM507.mat-empty-play": "{where}not written as {format}: game {game}: a play of {dice} "
                             "with no steps (it would read back as a dance)",
-    "GM507.mat-points": "{where}not written as a {format}: game {game}: {cell!r} (points are "
+    "GM507.mat-points": "{where}not written as {format}: game {game}: {cell!r} (points are "
                         "not negative)",
-    "GM507.mat-cube": "{where}not written as a {format}: game {game}: a cube action of {value!r} "
+    "GM507.mat-cube": "{where}not written as {format}: game {game}: a cube action of {value!r} "
                       "(a double, beaver or raccoon, with a value from 0)",
-    "GM507.mat-not-a-number": "{where}not written as a {format}: {what} is {value!r}, not a "
+    "GM507.mat-not-a-number": "{where}not written as {format}: {what} is {value!r}, not a "
                               "whole number",
-    "GM507.mat-number": "{where}not written as a {format}: {what} has more than {limit} digits, "
+    "GM507.mat-number": "{where}not written as {format}: {what} has more than {limit} digits, "
                         "which gamao does not read back",
     "GM507.mat-play": "{where}not written as a match file: game {game}: the play {cell!r}, which "
                       "the replay could not resolve, is not one a match file reads back",

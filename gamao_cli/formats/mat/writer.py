@@ -307,7 +307,7 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
     where = _where(number)
 
     def refuse(key: str, **fields) -> WriteRefused:
-        return WriteRefused(key, {"where": where, "format": "match file", **fields})
+        return WriteRefused(key, {"where": where, "format": "a match file", **fields})
 
     numbers = [("the match length", match.length)]
     if match.length < 0:
@@ -382,7 +382,7 @@ def write_canonical(matches: Sequence[m.Match], replays: Replays | None = None) 
       1) 65: 24/18 18/13             62: 24/18 13/11
     """
     if not matches:
-        raise WriteRefused("GM507.no-matches", {"format": "match file"})
+        raise WriteRefused("GM507.no-matches", {"format": "a match file"})
     several = len(matches) > 1
     for k, match in enumerate(matches, 1):
         problem = refusal(match, k if several else None)

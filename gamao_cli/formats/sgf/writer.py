@@ -557,7 +557,7 @@ def write_sgf(matches: Sequence[m.Match], replays: Replays | None = None) -> Wri
     ``replays``, when given), one game tree a chunk. A match SGF cannot hold
     so that it reads back, or no matches, is refused (GM507) first."""
     if not matches:
-        raise WriteRefused("GM507.no-matches", {"format": "SGF"})
+        raise WriteRefused("GM507.no-matches", {"format": "an SGF file"})
     several = len(matches) > 1
     for k, match in enumerate(matches, 1):
         problem = refusal(match, k if several else None)
