@@ -4,7 +4,8 @@
 
 writes ``seeds-mat/`` (the shared corpus's match files, the examples, the
 self-play files and the regression inputs of ``tests/regressions/``),
-``seeds-sgf/`` (every ``.sgf`` found in the same places), each cut to
+``seeds-sgf/`` (every ``.sgf`` found in the same places, and gamao's SGF
+of the match files cut to ``--max-bytes``), each cut to
 ``--max-bytes`` (default 16384) so that libFuzzer starts from inputs it can
 mutate quickly, and ``seeds-json/`` (gamao's JSON of the first game of the
 match files and SGF files that read, those no longer than ``--max-bytes``:
@@ -30,6 +31,25 @@ def sources() -> list[Path]:
                        if p.is_file() and p.suffix.lower() in (".mat", ".txt", ".match", ".sgf"))
     # the 1,777 bulk files last: the named producers' files first
     return sorted(out, key=lambda p: "bulk" in p.parts)
+
+
+def _sgf_seed(path: Path, folder: Path, max_bytes: int) -> int:
+    """gamao's SGF of a match file cut to ``max_bytes`` (1 if written): the
+    corpus holds few SGF files, so the SGF reader starts from these too."""
+    import sys
+    sys.path.insert(0, str(ROOT))
+    from gamao_cli import convert, formats
+    from gamao_cli.errors import GamaoError
+    try:
+        data = convert(formats.parse_bytes(path.read_bytes()[:max_bytes], path.name),
+                       "sgf").text.encode("utf-8")
+    except (GamaoError, ValueError):
+        return 0
+    if len(data) > max_bytes:
+        return 0
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
+    return 1
 
 
 def _json_seed(path: Path, folder: Path, max_bytes: int) -> int:
@@ -67,6 +87,8 @@ def main() -> None:
             continue  # text files that are not match files
         if counts[kind] >= args.limit:
             continue
+        if kind == "mat" and counts["sgf"] < args.limit:
+            counts["sgf"] += _sgf_seed(p, args.out / "seeds-sgf", args.max_bytes)
         data = p.read_bytes()[: args.max_bytes]
         d = args.out / f"seeds-{kind}"
         d.mkdir(parents=True, exist_ok=True)
