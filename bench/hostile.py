@@ -13,7 +13,7 @@
   cells...): the time must grow linearly (a ratio near 4, not 16);
 - sizes: the size cases of issue 18, each at two sizes (the ratio of the
   times says whether it grows linearly): a play line of 1.25 and 5 MB, a
-  JSON play of 2.5 and 10 MB, files of 100,000 and 400,000 one-line
+  JSON play of 2.5 and 10 MB, files of 400,000 and 1,600,000 one-line
   matches, one match of 2,500 and 10,000 games written as JSON (and as mat
   and SGF), through the library's writer into a file.
 
@@ -182,7 +182,7 @@ SIZE_READS = {
     # name: (file name, maker, the two sizes, unit)
     "play line": ("play.mat", _play_line, (1_250_000, 5_000_000), "MB"),
     "JSON play": ("play.json", _json_play, (2_500_000, 10_000_000), "MB"),
-    "one-line matches": ("many.mat", _one_line_matches, (100_000, 400_000), "matches"),
+    "one-line matches": ("many.mat", _one_line_matches, (400_000, 1_600_000), "matches"),
 }
 
 WRITE = ("from gamao_cli import formats\n"

@@ -323,3 +323,18 @@ def test_a_match_of_no_games_among_others_is_said_to_be_left_out_of_sgf():
     conv = convert([empty, _match()], "sgf")
     assert [n.key for n in conv.notes if n.code == "GM504"] == ["GM504.no-games"]
     assert len(formats.parse_text(conv.text, "e.sgf")) == 1
+
+
+def test_sgf_xt_or_xc_gamao_did_not_write_are_ignored():
+    """XT with a tag name holding '"' (a tag line cannot) made gamao write
+    JSON and a match file it could not read (found by fuzz/fuzz_reader.py
+    sgf): XT and XC that do not hold a match file's tags and comment lines
+    are not gamao's, and are ignored."""
+    text = (SGF + 'PC[Club]XT[Site][Club][Player"2 Elo][0]XC[no marker]GC[a comment]'
+            ";W[31hefe])")
+    [match] = formats.parse_text(text, "x.sgf")
+    assert [(t.name, t.value) for t in match.tags] == [("Site", "Club")]
+    assert match.comments == ["; a comment"]
+    for target in ("mat", "json", "sgf"):
+        [back] = formats.parse_text(convert([match], target).text, f"b.{target}")
+        assert back.tags == match.tags and back.comments == match.comments

@@ -418,6 +418,19 @@ def _expand_points(prop: SgfProp, path: str) -> list[str]:
     return out
 
 
+# What gamao's XT and XC hold: tags and comment lines as a match file has
+# them (a tag's name without '"', ']' or blanks at its ends; one line each).
+# XT or XC that hold anything else were not written by gamao: they are
+# ignored (the tags and comments then come from the SGF properties).
+_TAG_NAME = re.compile(r'(?:[^"\]\s](?:[^"\]\n\r]*[^"\]\s])?)?')
+_COMMENT_LINE = re.compile(r"[;#\[][^\n\r]*(?<![ \t])")
+
+
+def _tags_ok(values: list[str]) -> bool:
+    return all(_TAG_NAME.fullmatch(values[i]) and "\n" not in values[i + 1]
+               and "\r" not in values[i + 1] for i in range(0, len(values), 2))
+
+
 def _int(value: str, path: str = "", at: tuple[int, int] | None = None) -> int | None:
     """The number a value holds (None when it holds none); a number of more
     digits than :data:`~gamao_cli.formats.limits.MAX_DIGITS` raises its
@@ -846,7 +859,7 @@ class _Reader:
         for mt in self.matches:
             mt.path = self.path
             xt = self.all_tags.get(id(mt))
-            if xt is not None and len(xt.values) % 2 == 0:
+            if xt is not None and len(xt.values) % 2 == 0 and _tags_ok(xt.values):
                 # the tags as the match file had them, written by gamao
                 vals = xt.values
                 mt.tags = [m.Tag(vals[i], vals[i + 1], line=xt.line) for i in range(0, len(vals), 2)]
@@ -875,7 +888,7 @@ class _Reader:
             for v in gc.values:
                 mt.comments.extend(gc_comments(v))
         xc = root.get(COMMENTS_PROPERTY)
-        if xc is not None:
+        if xc is not None and all(_COMMENT_LINE.fullmatch(v) for v in xc.values):
             mt.comments = list(xc.values)   # the lines as written, kept by gamao
         self.rules(mt, root)
 
