@@ -338,3 +338,12 @@ def test_sgf_xt_or_xc_gamao_did_not_write_are_ignored():
     for target in ("mat", "json", "sgf"):
         [back] = formats.parse_text(convert([match], target).text, f"b.{target}")
         assert back.tags == match.tags and back.comments == match.comments
+
+
+def test_atomic_write_sends_chunks_to_standard_output_and_devices(capfdbinary, tmp_path):
+    assert atomic_write("-", iter(["a", b"b", "\u00e7"]))
+    assert capfdbinary.readouterr().out == "ab\u00e7".encode()
+    assert atomic_write("/dev/null", iter(["x"] * 3))
+    with pytest.raises(Exception) as exc:
+        atomic_write(tmp_path / "o.mat", iter(["a", "\udc80"]))
+    assert "cannot encode" in str(exc.value) and os.listdir(tmp_path) == []
