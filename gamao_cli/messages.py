@@ -45,6 +45,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM004", "input", ERROR, "the file cannot be read"),
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
     _c("GM006", "input", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
+    _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -101,6 +102,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM504", "conversion", WARNING, "what the target format cannot hold: changed or left out"),
     _c("GM505", "conversion", WARNING, "what reads back otherwise than it was written"),
     _c("GM506", "conversion", WARNING, "written in the target format's own way for other programs"),
+    _c("GM507", "conversion", ERROR, "not written: the target format cannot hold it so that it reads back"),
 ]}
 
 #: Codes renumbered, old -> new: a diagnostic made with an old code gets the
@@ -141,6 +143,8 @@ MESSAGES: dict[str, str] = {
     "GM501.colon": _NAME + _NAME_COLON,
     "GM501.rating": _NAME + _NAME_RATING,
     "GM501.colon+rating": _NAME + _NAME_COLON + " and " + _NAME_RATING,
+    "GM501.other": "the player name {name!r} is written {written!r}, as a .mat score line reads "
+                   "it (without blanks at its ends, a tab as a space, ':' as '-')",
     "GM502": "Backgammon Galaxy's \"Losses N point\" cells are kept; GNU Backgammon does "
              "not read them",
     # what a record states besides its cells (eXtreme Gammon)
@@ -172,6 +176,10 @@ MESSAGES: dict[str, str] = {
                                    "other programs read the movements"),
     "GM503.kept-dance": _kept("dance(s) written \"{written}\": the spelling", "XS",
                               "SGF writes a dance as its dice"),
+    "GM503.kept-numbers": _kept("game number(s) MI cannot give (a game 0, numbers repeated or "
+                                "going back)", "XN", "MI numbers those games in order"),
+    "GM503.kept-cube": _kept("cube action(s) whose value or kind is not what SGF's node gives",
+                             "XV", "the node gives twice the cube"),
     "GM503.kept-losses": _kept("Backgammon Galaxy \"Losses N point\" cell(s)", "XA",
                                "RE holds the result"),
     "GM503.kept-unplayed": _kept("roll(s) never played (\"61: ????\")", "XA",
@@ -190,6 +198,9 @@ MESSAGES: dict[str, str] = {
     "GM504.tabs": "{where}SGF reads a tab as a space: the tabs of names, tags, comments or cells "
                   "are not kept",
     "GM504.no-games": "{where}the match has no games: SGF cannot hold it",
+    "GM504.no-score-line": "{where}{n} game(s) without a score line, which a match file needs: "
+                           "written with the players' names and the running score",
+    "GM504.name": "{where}the player name {name!r} reads back from SGF as {back!r}",
     "GM504.time": "{where}SGF cannot say that a game was lost on time; it is written as resigned",
     "GM504.no-player": "{where}{cell}: the cell names no player; left out",
     "GM504.step": "{where}{cell}: the step {step} has no SGF spelling and is left out (the play "
@@ -198,9 +209,6 @@ MESSAGES: dict[str, str] = {
     "GM504.analysis": "{where}the analysis of {n} action(s) (an engine's figures, from eXtreme "
                       "Gammon) is not carried: {format} has no place for it (--to json keeps "
                       "it)",
-    "GM505.game-zero": "{where}SGF numbers games from 1 (MI[game:0]): it reads back as game 1",
-    "GM505.first-game": "{where}its first game is numbered {number}: read back, it may join the "
-                        "match before it",
     "GM506.setup": "{where}GNU Backgammon's SGF has no rule for the variant {variant}: each game "
                    "starts with a set-up node",
     "GM506.no-wins": "{where}the record writes no Wins line; RE gives the result the rules give "
@@ -209,6 +217,195 @@ MESSAGES: dict[str, str] = {
                          "Backgammon's SGF has it (marked XI[implied], which gamao reads back "
                          "as implied)",
 }
+
+# -- the readers and writers (gamao_cli.formats): input that cannot be read --
+# (InputError and its kinds, errors.py; rendered by InputError itself: its
+# location, the message of its key, then "input.found" and "input.expected")
+
+_STEP_SHAPE = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
+_SCORE_WORDS = "a score line (\"Name : 0   Name : 0\")"
+_GAME = "game {game}: "
+
+#: The messages of what the readers raise: ``CODE.variant`` as above (GM001
+#: syntax, GM002 not a match record, GM003 no text, GM004 cannot be read),
+#: ``expected.*`` the words of what would have been fine, and the pieces
+#: other messages are made of.
+READER_MESSAGES: dict[str, str] = {
+    # how an input error is laid out around its message
+    "input.byte": "byte {offset}",
+    "input.found": "(found {text!r})",
+    "input.expected": "expected {words}",
+    "input.at-byte": "(at byte {offset})",
+    # GM004: the operating system's reasons
+    "GM004.cannot-read": "cannot read: {reason}",
+    "GM004.cannot-read-stdin": "cannot read standard input: {reason}",
+    "os.not-found": "no such file or directory",
+    "os.is-a-directory": "is a directory",
+    "os.permission": "permission denied",
+    "os.not-a-directory": "a component of the path is not a directory",
+    "os.other": "{strerror}",
+    # GM003: bytes that are no text
+    "GM003.nul": "not a text file: a NUL byte (binary data?)",
+    "GM003.control": "not a text file: control byte 0x{byte:02X} (binary data?)",
+    "GM003.control-char": "not a text file: control character U+{char:04X} in {codec} text",
+    "GM003.utf8-after-bom": "invalid UTF-8 after a UTF-8 byte order mark: {at}",
+    "GM003.utf16": "invalid {codec} ({how}): {reason} at {at}",
+    "GM003.changed": "the file changed while it was read (invalid {codec} near here: {reason})",
+    "byte.hex": "byte 0x{byte:02X}",
+    "byte.end": "end of data",
+    "utf16.bom": "after a byte order mark",
+    "utf16.no-bom": "without a byte order mark",
+    "unicode.illegal-encoding": "illegal encoding",
+    "unicode.illegal-surrogate": "illegal UTF-16 surrogate",
+    "unicode.end-of-data": "unexpected end of data",
+    "unicode.odd-bytes": "odd number of bytes",
+    "unicode.other": "{reason}",
+    # the match file
+    "GM002.no-header": "not a match file: no \"N point match\" header line",
+    "GM001.score-line": _SCORE_WORDS + " must follow the Game line",
+    "GM001.not-a-cell": "this is not a move, cube action or result",
+    "GM001.step": _STEP_SHAPE,
+    "GM001.eof": "the file ends in the middle of a match",
+    "GM001.line": "cannot read this line",
+    "GM001.repeat": "a step repeated {count} times: a roll moves a checker at most 4 times "
+                    "(more than {limit} is not read)",
+    "GM001.long-number": "a number of {digits} digits: gamao reads numbers of at most {limit} "
+                         "digits",
+    "GM001.movements": "a play of {count} movements: a roll moves checkers at most 4 times "
+                       "(more than {limit} are not read)",
+    "expected.move-line": "a move line (\"7) 62: 24/18 13/11\")",
+    "expected.wins": "\"Wins N point\"",
+    "expected.score-line": _SCORE_WORDS,
+    "expected.tag": "a tag (; [Name \"value\"])",
+    "expected.roll-play": "a roll and play (\"62: 24/18 13/11\")",
+    "expected.roll": "a roll (\"62:\")",
+    "expected.double": "\"Doubles => 2\"",
+    "expected.take": "\"Takes\"",
+    "expected.drop": "\"Drops\"",
+    "expected.move-number": "a move number (\"7)\")",
+    "expected.game": "\"Game N\"",
+    "expected.player-score": "a score line (\"Name : 0\")",
+    "expected.length": "\"N point match\"",
+    "expected.end-of-line": "the end of the line",
+    # SGF
+    "GM002.not-sgf": "not an SGF file: it does not start with \"(;\"",
+    "GM002.sgf-other-game": "an SGF file for another game (GM[{value}]); backgammon is GM[6]",
+    "GM001.sgf-eof": "the SGF text ends inside a game tree (a \")\" is missing)",
+    "GM001.sgf-value-open": "a property value is not closed with \"]\" (write \\] for a \"]\" "
+                            "inside it)",
+    "GM001.sgf-not-sgf": "this is not SGF: expected a property, a node or a game tree",
+    "GM001.sgf-value-alone": "a value in brackets must follow a property name",
+    "GM001.sgf-prop-outside": "a property must stand in a node (after \";\")",
+    "GM001.sgf-unexpected": "unexpected text in the SGF game tree",
+    "GM001.sgf-points": "{prop}[{value}]: a point is one letter a-z, a range is two (\"a:y\")",
+    "GM001.sgf-cell": _GAME + "{prop}[{values}] is not a cell gamao writes (loss, resign, "
+                      "unplayed, illegal or win, after W or B)",
+    "GM001.sgf-move": _GAME + "{prop}[{value}] is not a move: expected two dice and letter pairs "
+                      "(\"31hefe\"), a dance (\"66\"), double, take or drop",
+    "GM001.sgf-from-off": _GAME + "{prop}[{value}]: {pair} moves a checker from off the board",
+    "GM001.sgf-onto-bar": _GAME + "{prop}[{value}]: {pair} moves a checker onto the bar",
+    "GM001.sgf-cube-value": _GAME + "CV[{value}] sets the cube to {value}, but the record's cube "
+                            "is at {cube}; gamao cannot represent a set-up cube",
+    "GM001.sgf-cube-owner": _GAME + "CP[{value}] sets the cube's owner, which the record does not "
+                            "say; gamao cannot represent a set-up cube",
+    "GM001.sgf-setup-start": _GAME + "the game starts from a set-up position (AE/AW/AB) that is "
+                             "not the start position of {variant}; gamao cannot represent set-up "
+                             "positions",
+    "GM001.sgf-setup-middle": _GAME + "a set-up node (AE/AW/AB) changes the position in the "
+                              "middle of the game; gamao cannot represent set-up positions",
+    "GM001.sgf-cube-too-big": _GAME + "the cube, doubled again, reaches a value of more than "
+                              "{limit} digits, which gamao does not read",
+    "GM001.sgf-negative": "MI[{value}]: {what} is not negative",
+    "sgf.length": "a match length",
+    "sgf.game": "a game number",
+    "variant.standard": "standard backgammon",
+    "expected.sgf-tree": "\"(\" (a game tree)",
+    "expected.sgf-end": "\")\" (the end of a game tree)",
+    "expected.sgf-node": "\";\" (a node)",
+    "expected.sgf-property": "a property name (W, B, MI...)",
+    "expected.sgf-value": "a value in brackets ([...])",
+    # gamao's JSON
+    "GM002.json": "not a gamao JSON match",
+    "GM002.json-no-format": "not a gamao JSON match: it has no \"format\": \"{expected}\"",
+    "GM002.json-format": "not a gamao JSON match: its \"format\" is {format}, not \"{expected}\"",
+    "GM002.json-no-matches": "the gamao JSON document holds no matches",
+    "GM001.json-no-version": "gamao JSON: it has no \"version\" (this gamao reads version "
+                             "{supported})",
+    "GM001.json-version": "gamao JSON: its version {version} is not supported (this gamao reads "
+                          "version {supported})",
+    "GM001.json-syntax": "not valid JSON: {detail}",
+    "GM001.json-depth": "JSON nested more than {limit} levels deep is not read (gamao's JSON "
+                        "nests 8)",
+    "GM001.json-constant": "{found} is not a JSON number (JSON has no infinities and no NaN)",
+    "GM001.json-range": "the number {found} is beyond the range of numbers gamao reads",
+    "GM001.json-play": "the play {play!r} is not a play a match file can hold (steps such as "
+                       "13/7, 24/18*, bar/22 or 6/off(2), one space apart)",
+    "GM007.schema": "{at}: {problem}",
+    "GM007.schema-more": "{at}: {problem} (and {more} more: {paths})",
+    "json.type": "expected {expected}, found {found}",
+    "json.const": "expected {expected}, found {found}",
+    "json.enum": "expected one of {expected}, found {found}",
+    "json.minimum": "expected at least {limit}, found {found}",
+    "json.maximum": "expected at most {limit}, found {found}",
+    "json.min-length": "expected at least {limit} characters",
+    "json.pattern": "{found} does not match the pattern {pattern}",
+    "json.min-items": "expected at least {limit} items, found {found}",
+    "json.max-items": "expected at most {limit} items, found {found}",
+    "json.required": "the property \"{name}\" is missing",
+    "json.additional": "the property \"{name}\" is not one of the schema's",
+    "json.one-of-many": "matches more than one of the schema's alternatives",
+    # what the writers refuse to write (GM507: it would not read back)
+    "GM507.no-matches": "nothing written: {format} of no matches is no match record, "
+                        "which gamao would not read back",
+    "GM507.mat-length": "{where}not written as {format}: a match length of {length} (a match "
+                        "file writes lengths from 0)",
+    "GM507.mat-tag": "{where}not written as {format}: the tag {name!r} = {value!r} cannot stand "
+                     "on a tag line (; [Name \"value\"]: a name without '\"', ']' or blanks at "
+                     "its ends, a value on one line)",
+    "GM507.mat-comment": "{where}not written as {format}: the match comment {comment!r} "
+                         "would read back as a tag",
+    "GM507.mat-game-number": "{where}not written as {format}: the game number {game} (a match "
+                             "file numbers games from 0)",
+    "GM507.mat-name": "{where}not written as {format}: game {game}: the player name {name!r} "
+                      "holds a line break",
+    "GM507.mat-rating": "{where}not written as {format}: game {game}: the rating {rating!r} of "
+                        "{name!r} does not read back (a rating is a number after a name)",
+    "GM507.mat-player": "{where}not written as {format}: game {game}: the cell {cell!r} is "
+                        "player {player}'s (a match file has players 0 and 1)",
+    "GM507.mat-dice": "{where}not written as {format}: game {game}: the dice of {cell!r} (a "
+                      "match file writes each die as one digit)",
+    "GM507.mat-empty-play": "{where}not written as {format}: game {game}: a play of {dice} "
+                            "with no steps (it would read back as a dance)",
+    "GM507.mat-points": "{where}not written as {format}: game {game}: {cell!r} (points are "
+                        "not negative)",
+    "GM507.mat-cube": "{where}not written as {format}: game {game}: a cube action of {value!r} "
+                      "(a double, beaver or raccoon, with a value from 0)",
+    "GM507.mat-not-a-number": "{where}not written as {format}: {what} is {value!r}, not a "
+                              "whole number",
+    "GM507.mat-number": "{where}not written as {format}: {what} has more than {limit} digits, "
+                        "which gamao does not read back",
+    "GM507.mat-play": "{where}not written as a match file: game {game}: the play {cell!r}, which "
+                      "the replay could not resolve, is not one a match file reads back",
+    "GM507.sgf-dice": "{where}not written as SGF: game {game}: the dice of {cell!r} (SGF "
+                      "writes each die as one digit)",
+    "GM507.sgf-points": "{where}not written as SGF: game {game}: {cell!r} (points are not "
+                        "negative)",
+    "GM507.sgf-cube": "{where}not written as SGF: game {game}: a cube action {kind!r} of {value!r}",
+    "GM507.sgf-length": "{where}not written as SGF: a match length of {length}",
+    "GM507.number": "not written as {format}: {at} is a number of more than {limit} digits, "
+                    "which gamao does not read back",
+    "json.expecting-value": "Expecting value",
+    "json.expecting-name": "Expecting property name enclosed in double quotes",
+    "json.expecting-colon": "Expecting ':' delimiter",
+    "json.expecting-comma": "Expecting ',' delimiter",
+    "json.unterminated-string": "Unterminated string starting at",
+    "json.control-character": "Invalid control character at",
+    "json.bad-escape": "Invalid \\escape",
+    "json.bad-unicode-escape": "Invalid \\uXXXX escape",
+    "json.extra-data": "Extra data",
+    "json.other": "{detail}",
+}
+MESSAGES.update(READER_MESSAGES)
 
 
 @dataclass(frozen=True)
@@ -226,6 +423,40 @@ class Msg:
 def render(key: str, fields: Mapping[str, Any]) -> str:
     """The message ``key`` (a code, or ``CODE.variant``) with its fields."""
     return MESSAGES[key].format_map(fields)
+
+
+def render_input(key: str, fields: Mapping[str, Any]) -> str:
+    """The message of an input error's diagnostic from its ``key`` and
+    ``fields`` (see :func:`gamao_cli.replay.check.input_error_diagnostic`):
+    the key's message, then what was ``found``, what was ``expected`` (message
+    keys) and the byte offset ``at_byte``.
+
+    >>> render_input("GM001.repeat", {"count": "12", "limit": 9, "found": "(12)"})
+    "a step repeated 12 times: a roll moves a checker at most 4 times (more than 9 is not read) (found '(12)')"
+    >>> render_input("GM002.no-header", {"expected": ["expected.length", "expected.tag"]})
+    'not a match file: no "N point match" header line; expected "N point match", a tag (; [Name "value"])'
+    """
+    out = render(key, fields)
+    if "found" in fields:
+        out += " " + render("input.found", {"text": fields["found"]})
+    if fields.get("expected"):
+        words = ", ".join(render(k, {}) if k in MESSAGES else k for k in fields["expected"])
+        out += "; " + render("input.expected", {"words": words})
+    if "at_byte" in fields:
+        out += " " + render("input.at-byte", {"offset": fields["at_byte"]})
+    return out
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` (fields of a message) with every :class:`Msg` in it as
+    ``{"key": ..., "fields": ...}``, ready for :func:`json.dumps`."""
+    if isinstance(value, Msg):
+        return {"key": value.key, "fields": jsonable(dict(value.fields))}
+    if isinstance(value, Mapping):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
 
 
 def codes_markdown() -> str:

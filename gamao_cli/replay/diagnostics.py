@@ -34,8 +34,10 @@ class Diagnostic:
     legal: list[str] = field(default_factory=list)
     severity: str = ""
     category: str = ""
-    key: str | None = None        # the message's key in gamao_cli.messages (CODE or CODE.variant)
-    fields: dict[str, Any] | None = None   # the parameters of the message
+    # the message's key in gamao_cli.messages (a code, or CODE.variant) and
+    # its fields, from which the message can be rendered in another language
+    key: str | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.code = canonical_code(self.code)  # a renumbered code gets its new number
