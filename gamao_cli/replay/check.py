@@ -84,14 +84,20 @@ def input_error_diagnostic(exc: InputError) -> Diagnostic:
         code = "GM001"
     else:
         code = "GM004"
-    message = exc.message
+    fields: dict[str, Any] = {"reason": exc.message}
+    parts = []
     if exc.text:
-        message += f" (found {exc.text!r})"
+        fields["found"] = exc.text
+        parts.append("found")
     if exc.expected:
-        message += "; expected " + ", ".join(exc.expected)
+        fields["expected"] = ", ".join(exc.expected)
+        parts.append("expected")
     if exc.offset is not None and exc.line is None:
-        message += f" (at byte {exc.offset})"
-    return Diagnostic(code, message, path=exc.path, line=exc.line, column=exc.column)
+        fields["offset"] = exc.offset
+        parts.append("at-byte")
+    key = "input." + "-".join(parts) if parts else "input"
+    return Diagnostic(code, key=key, fields=fields, path=exc.path, line=exc.line,
+                      column=exc.column)
 
 
 def _selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
@@ -108,9 +114,11 @@ def internal_error_diagnostic(exc: BaseException, path: str, where: str,
     what = f"{type(exc).__name__}: {exc}"
     if len(what) > 300:
         what = what[:300] + "..."
-    return Diagnostic("GM004", f"internal error while {where} this file ({what}); this is a bug "
-                      "in gamao: please report it with the file (GAMAO_DEBUG=1 shows the "
-                      "traceback)", path=path, line=line)
+    if where in ("reading", "checking"):
+        return Diagnostic("GM004", key=f"GM004.internal-{where}", fields={"error": what},
+                          path=path, line=line)
+    return Diagnostic("GM004", key="GM004.internal", fields={"where": where, "error": what},
+                      path=path, line=line)
 
 
 def _debugging() -> bool:
