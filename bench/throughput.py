@@ -18,8 +18,9 @@ One run times, on the bulk corpus and on a GNU Backgammon self-play corpus:
   its own venv in ``PATH/.venv``): full validation (``check_file`` on each
   file, in-process) by that checkout and by this one, each in a child
   process started with its checkout's interpreter and timed inside it (wall
-  and CPU time), in the same rounds as the other figures; printed with their
-  ratio, the figure that says whether a change made validation slower.
+  and CPU time), in the same rounds as the other figures (which of the two
+  goes first alternates from round to round); printed with their ratio, the
+  figure that says whether a change made validation slower.
 
 The run is ``--repeat`` rounds, each timing every figure once, one after the
 other (wall time, ``time.perf_counter``; gamao's caches emptied first, as in
@@ -318,8 +319,10 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
                     got[f"jobs{jobs}"], rss, info["code"], got[f"cpu{jobs}"] = c
                     info[f"rss{jobs}"] = max(info.get(f"rss{jobs}", 0), rss)
         if args.baseline:
-            for who, root, python in (("ours", ROOT, sys.executable),
-                                      ("base", args.baseline, args.baseline_python)):
+            pair = [("ours", ROOT, sys.executable), ("base", args.baseline, args.baseline_python)]
+            if len(rounds) % 2:   # every other round the baseline goes first
+                pair.reverse()
+            for who, root, python in pair:
                 c = run_validate_child(root, python, paths)
                 if isinstance(c, str):
                     baseline_note[who] = c

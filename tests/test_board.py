@@ -729,20 +729,27 @@ def test_a_resolver_answers_what_the_plain_functions_answer():
 
 def test_play_in_place_leaves_the_sides_as_they_were_when_it_fails():
     resolver = Resolver()
-    pos = P({13: 2, 8: 2, 6: 11}, {10: 1, 7: 2, 1: 12})
+    # a blot of the opponent's on my 10; they hold my 7 and my 5
+    pos = P({13: 2, 8: 2, 6: 11}, {10: 1, 7: 2, 5: 2, 1: 10})
     for moves, dice, marked in [
         (((13, 10), (13, 7)), (6, 3), None),        # 13/10* then 13/7 is blocked
-        (((13, 10), (8, 5)), (3, 3), None),         # a die left unused
-        (((13, 10), (8, 5)), (3, 3), frozenset()),  # ... and unmarked hit
-        (((13, 10), (6, 5)), (3, 1), frozenset()),  # the hit on 10 is not marked
-        (((13, 10), (6, 5)), (3, 1), frozenset({5})),
+        (((13, 10), (8, 6)), (3, 3), None),         # dice left unused: not for the fast path
+        (((13, 10), (8, 6)), (3, 2), frozenset()),  # the hit on 10 is not marked
+        (((13, 10), (8, 6)), (3, 2), frozenset({6})),
+        # two equal steps (the first hits), then 10/7 is blocked
+        (((13, 10), (13, 10), (10, 7), (10, 7)), (3, 3), None),
     ]:
         me, opp = list(pos.me), list(pos.opp)
         assert resolver.play_in_place(me, opp, moves, *dice, marked) is None, moves
         assert (tuple(me), tuple(opp)) == (pos.me, pos.opp), moves
+    # the second of two equal steps fails: the first is taken back
+    lone = P({13: 1, 6: 14}, {10: 1, 1: 14})
+    me, opp = list(lone.me), list(lone.opp)
+    assert resolver.play_in_place(me, opp, ((13, 10), (13, 10), (6, 3), (6, 3)), 3, 3) is None
+    assert (tuple(me), tuple(opp)) == (lone.me, lone.opp)
     me, opp = list(pos.me), list(pos.opp)
-    assert resolver.play_in_place(me, opp, ((13, 10), (6, 5)), 3, 1, frozenset({10})) == (10,)
-    assert Position(tuple(me), tuple(opp)) == resolve_play(pos, [(13, 10), (6, 5)], 3, 1).position
+    assert resolver.play_in_place(me, opp, ((13, 10), (8, 6)), 3, 2, frozenset({10})) == (10,)
+    assert Position(tuple(me), tuple(opp)) == resolve_play(pos, [(13, 10), (8, 6)], 3, 2).position
 
 
 # --------------------------------------------------------------------------

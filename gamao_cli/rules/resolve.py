@@ -2,7 +2,9 @@
 
 Every die step of every reading is asked of the kernel
 (:func:`~gamao_cli.rules.steps.die_step`) and made with
-:func:`~gamao_cli.rules.steps.move_checker`. A problem is a stable code
+:func:`~gamao_cli.rules.steps.move_checker` (the replay's hot path moves a
+checker that hits nothing itself, the kernel having said so). A problem is a
+stable code
 (:class:`Problem`) with a message key and its fields, rendered from the one
 message table (:mod:`gamao_cli.messages`, keys ``rules.*``).
 
@@ -286,11 +288,11 @@ class Resolver:
     fast it answers.
 
     * ``plans``: the die steps of the written-order reading of a play, keyed
-      by the movements, then by the roll. They depend only on the movements and the roll,
-      not on the position, and an archive meets the same few thousand pairs
-      over and over (the bulk corpus: 19,909 distinct pairs in 190,012 plays),
-      so a resolver kept across matches works each out once (about 600
-      bytes an entry).
+      by the movements, then by the roll. They depend only on the movements
+      and the roll, not on the position, and an archive meets the same few
+      thousand pairs over and over (the bulk corpus: 19,909 distinct pairs
+      in 190,012 plays), so a resolver kept across matches works each out
+      once (a few hundred bytes a pair).
     * ``plays``: the legal plays of a (position, roll), asked again right
       away when a play is checked and then explained (an entry can hold
       hundreds of positions, so few are kept).
