@@ -77,6 +77,8 @@ def round_trip_problems(matches, targets=None) -> list[str]:
     for fmt in formats.writable():
         if targets is not None and fmt.name not in targets:
             continue
+        if not fmt.capabilities.read:
+            continue   # a page for people (html): nothing to read back
         try:
             result = fmt.write(matches)
         except WriteRefused as exc:

@@ -326,8 +326,8 @@ READER_MESSAGES: dict[str, str] = {
     "expected.sgf-value": "a value in brackets ([...])",
     # gamao's JSON
     "GM002.json": "not a gamao JSON match",
-    "GM002.json-no-format": "not a gamao JSON match: it has no \"format\": \"{expected}\"",
-    "GM002.json-format": "not a gamao JSON match: its \"format\" is {format}, not \"{expected}\"",
+    "GM002.json-no-format": "not a gamao JSON match: it has no \"format\": \"{wanted}\"",
+    "GM002.json-format": "not a gamao JSON match: its \"format\" is {format}, not \"{wanted}\"",
     "GM002.json-no-matches": "the gamao JSON document holds no matches",
     "GM001.json-no-version": "gamao JSON: it has no \"version\" (this gamao reads version "
                              "{supported})",
@@ -406,6 +406,144 @@ READER_MESSAGES: dict[str, str] = {
     "json.other": "{detail}",
 }
 MESSAGES.update(READER_MESSAGES)
+# -- the rules and the replay -------------------------------------------------
+# The problems of a written play (rules/resolve.py: a Resolution's key and
+# fields), keyed "rules.<problem>[.<variant>]" (<problem>: the Resolution's
+# problem code), and every diagnostic of the replay (replay/replay.py), keyed
+# by its code or "CODE.variant". {movement} and {play} are plays in the
+# record's notation (24/18, bar/22, 6/off); {player}, {turn}, {owner},
+# {winner} and {loser} are player names (an unnamed player is the message
+# "player.left" or "player.right"); {action} is an action as a match file
+# writes it ("Doubles => 2", "Wins 3 points").
+MESSAGES.update({
+    "player.left": "the left player",
+    "player.right": "the right player",
+    "player.nobody": "nobody",
+    # the problems of a written play
+    "rules.backwards": "{movement} moves backwards: checkers move from higher to lower points",
+    "rules.distance.bear-off": "{movement} needs at least {pips} pips to bear off, but the "
+                               "roll {d1}-{d2} gives only {most}",
+    "rules.distance.not-multiple": "{movement} moves {pips} pips, which is not a multiple of "
+                                   "{die} (the roll is {d1}-{d2})",
+    "rules.distance.too-far": "{movement} moves {pips} pips, but the roll {d1}-{d2} moves a "
+                              "checker at most {most}",
+    "rules.distance.no-die": "{movement} moves {pips} pips, but no die shows {pips}",
+    "rules.distance.no-sum": "{movement} moves {pips} pips, but the roll {d1}-{d2} makes only "
+                             "{low}, {high} or {total}",
+    "rules.distance.die-taken": "{movement} needs the {die}, but {other} already uses the only "
+                                "{die} of the roll {d1}-{d2}",
+    "rules.distance.die-used": "{movement} needs a die that is already used",
+    "rules.too-many": "the roll {d1}-{d2} gives {moves} moves, but this play needs at least "
+                      "{need}",
+    "rules.too-many.more": "the roll {d1}-{d2} gives {moves} moves, but this play needs more",
+    "rules.blocked": "point {point} is blocked (the opponent holds it)",
+    "rules.blocked.stop": "point {point} is blocked (the opponent holds it), so {movement} "
+                          "cannot stop there",
+    "rules.bar": "a checker is on the bar and must enter first",
+    "rules.bearoff-outside": "cannot bear off from {point}: checkers are still outside the home "
+                             "board",
+    "rules.bearoff-higher": "cannot bear off from {point} with a {die}: a checker stands on the "
+                            "higher point {higher} (it must move instead)",
+    "rules.no-checker": "there is no checker on point {point}",
+    "rules.no-checker.bar": "there is no checker on the bar",
+    # the record's rules
+    "GM005": "unknown variant {name!r} (known: {known})",
+    # notation
+    "GM101": "{d1}{d2}: a die shows 1 to 6",
+    "GM102": "{play}: the hit mark on {point} hits nothing (no lone opposing checker there)",
+    "GM103": "{play} hits on {point} but does not mark it with '*'",
+    "GM104": "Game {game} follows Game {previous}",
+    "GM106": "{action} is written for {player}, who wins the game",
+    "GM106.points": "{action} but the game is won by {points}",
+    # checker play
+    "GM201": "the opening roll {d1}-{d2} is a double: each player rolls one die and equal dice "
+             "are rolled again",
+    # GM202-GM209: a written play and what is wrong with it ({problem}: a rules.* message)
+    **{code: "{play} with {d1}-{d2}: {problem}" for code in (
+        "GM202", "GM203", "GM204", "GM205", "GM206", "GM207", "GM208", "GM209")},
+    "GM210": "{play} with {d1}-{d2} uses {used} dice, but {most} can be played: {left} dice "
+             "are left unplayed",
+    "GM210.one-used": "{play} with {d1}-{d2} uses {used} die, but {most} can be played: {left} "
+                      "dice are left unplayed",
+    "GM210.one-left": "{play} with {d1}-{d2} uses {used} dice, but {most} can be played: {left} "
+                      "die is left unplayed",
+    "GM210.one-used-one-left": "{play} with {d1}-{d2} uses {used} die, but {most} can be "
+                               "played: {left} die is left unplayed",
+    "GM211": "{play} with {d1}-{d2}: only one die can be played, and then it must be the higher "
+             "one ({higher})",
+    "GM212": "{player} rolled {d1}-{d2} and played nothing, but a legal play exists and the "
+             "game goes on",
+    "GM213": "{player} rolls, but it is {turn}'s turn",
+    "GM214": "{action}: the game has already ended",
+    "GM214.result": "{action}: the game's result was already given",
+    "GM215": "the rest of game {game} cannot be replayed after {action}; its stated result is "
+             "used",
+    "GM215.marker": "{action}: the record sets a position gamao cannot replay; the rest of the "
+                    "game is not checked",
+    "GM107": "{play}: there is no point {point} (points run from 1 to 24, with 25 or bar for "
+             "the bar and 0 or off for borne off)",
+    "GM108": "{play}: a step starts from off (0): a checker borne off never moves again",
+    # the cube
+    "GM301": "{player} doubles, but {owner} owns the cube",
+    "GM302": "no doubling in the Crawford game (the first game after a player reaches match "
+             "point)",
+    "GM303.take": "{player} takes, but no double was offered to them",
+    "GM303.drop": "{player} drops, but no double was offered to them",
+    "GM303.no-double": "{action}: there is no double to answer",
+    "GM303.no-beaver": "{action}: there is no beaver to answer",
+    "GM304": "{action} by {player} is never answered (no take or drop follows)",
+    "GM305.match": "{action}: beavers are not allowed in a match",
+    "GM305.rules": "{action}: beavers are not allowed under this record's rules",
+    "GM306": "{action}: the cube is at {cube}, so a double makes it {value}",
+    "GM306.redouble": "{action}: after the take the cube is at {cube}, so the redouble makes it "
+                      "{value}",
+    "GM307": "the record's rules allow no doubling cube",
+    "GM308": "{player} doubles, but it is {turn}'s turn to roll",
+    "GM308.before-opening": "{player} doubles before the opening roll",
+    "GM308.pending": "{player} doubles while a double waits for an answer",
+    # results and scores
+    "GM401.single": "{action}: the rules give {points} points (a single game times the cube)",
+    "GM401.single-one": "{action}: the rules give {points} point (a single game times the cube)",
+    "GM401.gammon": "{action}: the rules give {points} points (a gammon times the cube)",
+    "GM401.gammon-one": "{action}: the rules give {points} point (a gammon times the cube)",
+    "GM401.backgammon": "{action}: the rules give {points} points (a backgammon times the cube)",
+    "GM401.backgammon-one": "{action}: the rules give {points} point (a backgammon times the "
+                            "cube)",
+    "GM401.drop": "{action}: the rules give {points} points (a dropped double wins the cube "
+                  "value before the double)",
+    "GM401.drop-one": "{action}: the rules give {points} point (a dropped double wins the cube "
+                      "value before the double)",
+    "GM402": "the score line gives {player} {stated}, but the games before make it {running}",
+    "GM403": "game {game} is played after the match was won {score0}-{score1}",
+    "GM404": "game {game} has no result (no Wins line) and the game has not ended",
+    "GM405": "{action}: a resignation wins {cube}, {double} or {triple} points with the cube at "
+             "{cube}",
+    "GM406": "{action} is written for {player}, but {winner} wins the game",
+    "GM406.resigned": "{action} is written for {player}, who resigned",
+    "GM408.gammon": "{action}: a gammon with the cube not turned counted as a single game: the "
+                    "record plays the Jacoby rule",
+    "GM408.backgammon": "{action}: a backgammon with the cube not turned counted as a single "
+                        "game: the record plays the Jacoby rule",
+    "GM409": "{action} after a roll never played: {loser} lost on time",
+    "GM410": "game {game} has no result: the record stops before the game ends",
+    "GM410.match": "the record stops at {score0}-{score1} in a {length}-point match: nobody has "
+                   "won yet",
+    "GM411.needed": "{action}: the rules give {expected}, but the record writes the points the "
+                    "winner needed ({points}); the match result is the same",
+    "GM411.length": "{action}: the rules give {expected}, but the record writes the match length "
+                    "({points}); the match result is the same",
+    "GM412": "{action}: more than a resignation can win with the cube at {cube}; {loser} gave up "
+             "the match",
+    # gamao itself failing on a file (replay/check.py)
+    "GM004.internal": "internal error while {where} this file ({error}); this is a bug in "
+                      "gamao: please report it with the file (GAMAO_DEBUG=1 shows the traceback)",
+    "GM004.internal-reading": "internal error while reading this file ({error}); this is a bug "
+                              "in gamao: please report it with the file (GAMAO_DEBUG=1 shows "
+                              "the traceback)",
+    "GM004.internal-checking": "internal error while checking this file ({error}); this is a "
+                               "bug in gamao: please report it with the file (GAMAO_DEBUG=1 "
+                               "shows the traceback)",
+})
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """gamao's JSON reader checks a document against its schema before it builds
 the model (issue 18, part 1): its own checker (gamao_cli.formats.json.schema)
 must agree with the ``jsonschema`` package on which documents are valid, and
-every broken document must give a located GM006 (or another located input
+every broken document must give a located GM007 (or another located input
 error), never a Python exception.
 """
 from __future__ import annotations
@@ -118,7 +118,7 @@ def test_an_edited_document_reads_or_is_a_located_error(doc):
         assert exc.line is not None and exc.line >= 1 and exc.column >= 1, exc
         d = input_error_diagnostic(exc)
         if isinstance(exc, SchemaProblem):
-            assert d.code == "GM006" and d.message.startswith("$")
+            assert d.code == "GM007" and d.message.startswith("$")
         return
     assert matches and not violations(doc)
 
@@ -188,7 +188,7 @@ def test_a_broken_document_is_a_located_gm006_naming_its_json_path(name, edit, a
     for part in re.findall(r"\.(\w+)|\[(\d+)\]", at):
         value = value[part[0]] if part[0] else value[int(part[1])]
     assert found.startswith(json.dumps(value, indent=1).split("\n")[0])
-    assert input_error_diagnostic(e).code == "GM006"
+    assert input_error_diagnostic(e).code == "GM007"
 
 
 @pytest.mark.parametrize("name, text, key", [

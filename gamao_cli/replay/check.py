@@ -133,9 +133,11 @@ def internal_error_diagnostic(exc: BaseException, path: str, where: str,
     what = f"{type(exc).__name__}: {exc}"
     if len(what) > 300:
         what = what[:300] + "..."
-    return Diagnostic("GM004", f"internal error while {where} this file ({what}); this is a bug "
-                      "in gamao: please report it with the file (GAMAO_DEBUG=1 shows the "
-                      "traceback)", path=path, line=line)
+    if where in ("reading", "checking"):
+        return Diagnostic("GM004", key=f"GM004.internal-{where}", fields={"error": what},
+                          path=path, line=line)
+    return Diagnostic("GM004", key="GM004.internal", fields={"where": where, "error": what},
+                      path=path, line=line)
 
 
 def _debugging() -> bool:

@@ -6,23 +6,37 @@ player) and a message a player understands. Illegal plays also carry the
 dice, the play as written and up to five legal plays in the same notation.
 
 The codes and the words of every message are in one table,
-:mod:`gamao_cli.messages`.
+:mod:`gamao_cli.messages`: a diagnostic carries its message ``key`` (its
+code, or ``CODE.variant``) and the ``fields`` of the message, and its
+``message`` is the table's template rendered with them (what another
+language needs is another table).
+
+>>> d = Diagnostic("GM213", key="GM213", fields={"player": "Ann", "turn": Msg("player.right", {})})
+>>> d.message
+"Ann rolls, but it is the right player's turn"
+>>> d.to_dict()["fields"]
+{'player': 'Ann', 'turn': {'key': 'player.right', 'fields': {}}}
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
-from gamao_cli.messages import (CODES, ERROR, INFO, WARNING, CodeInfo,  # noqa: F401
+from gamao_cli.messages import (CODES, ERROR, INFO, WARNING, CodeInfo, Msg,  # noqa: F401
                                 canonical_code, render)
 
 
 @dataclass
 class Diagnostic:
-    """One finding, located as precisely as the record allows."""
+    """One finding, located as precisely as the record allows.
+
+    Made with ``key`` and ``fields``, its ``message`` is rendered from the
+    message table; one made with a ``message`` of its own (and no key) says
+    just that.
+    """
 
     code: str
-    message: str
+    message: str = ""
     path: str = ""
     line: int | None = None
     column: int | None = None
@@ -46,11 +60,14 @@ class Diagnostic:
             self.severity = info.severity
         if not self.category:
             self.category = info.category
+        if self.key and not self.message:
+            self.message = render(self.key, self.fields)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "code": self.code, "category": self.category, "severity": self.severity,
-            "message": self.message, "path": self.path, "line": self.line,
+            "message": self.message, "fields": jsonable(self.fields),
+            "path": self.path, "line": self.line,
             "column": self.column, "game": self.game, "move": self.move,
             "player": self.player,
         }
@@ -79,6 +96,14 @@ class Diagnostic:
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code)
+
+
+def jsonable(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a message as JSON values: a field that is itself a
+    message (:class:`~gamao_cli.messages.Msg`) becomes ``{"key": ...,
+    "fields": {...}}``."""
+    return {k: ({"key": v.key, "fields": jsonable(v.fields)} if isinstance(v, Msg) else v)
+            for k, v in fields.items()}
 
 
 class SeverityCounts:

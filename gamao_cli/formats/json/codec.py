@@ -470,10 +470,10 @@ def read_json(text: str, path: str = "") -> list[m.Match]:
     fmt = doc.get("format")
     if fmt not in (FORMAT_NAME, FORMAT_NAME + "s"):
         if "format" not in doc:
-            raise NotAMatchFile(path, key="GM002.json-no-format", fields={"expected": FORMAT_NAME},
+            raise NotAMatchFile(path, key="GM002.json-no-format", fields={"wanted": FORMAT_NAME},
                                 line=1, column=1)
         raise NotAMatchFile(path, key="GM002.json-format", line=1, column=1,
-                            fields={"format": _shown(fmt), "expected": FORMAT_NAME})
+                            fields={"format": _shown(fmt), "wanted": FORMAT_NAME})
     if doc.get("version") != VERSION:
         if "version" not in doc:
             raise _bad(path, "GM001.json-no-version", supported=VERSION)

@@ -160,15 +160,6 @@ TAG_OF_PROPERTY = {
     "AN": "Transcriber",
 }
 
-#: ``RU`` variant words and the ``Variation`` tag values they become.
-VARIATION_OF_RULE = {
-    "nackgammon": "NackGammon",
-    "hypergammon1": "HyperGammon1",
-    "hypergammon2": "HyperGammon2",
-    "hypergammon3": "HyperGammon3",
-    "hypergammon": "HyperGammon",
-}
-
 # Text-valued properties: line ends are kept (FF[4] "Text"); in all others
 # ("SimpleText") a line end is a space.
 _TEXT = frozenset({"C", "GC"})
@@ -811,7 +802,7 @@ class _Reader:
         self.start = board.start_position(key)
         self.variant_fixed = True
         if key != "backgammon":
-            name = VARIATION_OF_RULE.get(key) or {"longgammon": "LongGammon"}.get(key, key)
+            name = board.variant_by_key(key).variation or key
             self.match.tags.append(m.Tag("Variation", name, line=line))
 
     def read(self, trees: list[SgfTree]) -> list[m.Match]:
@@ -903,8 +894,9 @@ class _Reader:
         self.start = board.start_position()
         self.variant_fixed = False
         for w in words:
-            if w in VARIATION_OF_RULE:
-                self.set_variant(board.variant_key(VARIATION_OF_RULE[w]), line)
+            variant = board.variant_of_rule_word(w)
+            if variant is not None:
+                self.set_variant(variant.key, line)
         if "nocube" in words:
             mt.tags.append(m.Tag("CubeLimit", "1", line=line))
         if mt.length:

@@ -63,7 +63,7 @@ from gamao_cli.formats.base import Note, WriteResult, analysis_note
 from gamao_cli.messages import Msg
 from gamao_cli.model.notation import move_numbers as _move_numbers
 from gamao_cli.replay.replay import RESIGN, TIME, GameResult, Replays, Rules, validate_match
-from gamao_cli.rules import VARIANTS
+from gamao_cli.rules import VARIANTS, variant_by_key
 
 from ..limits import MAX_DIGITS, fits
 from .reader import (COMMENTS_PROPERTY, CUBE_KINDS, CUBE_PROPERTY, EXTRA_PROPERTY, ILLEGAL,
@@ -92,11 +92,6 @@ NAME_TAGS = {"player1": 0, "player2": 1}
 
 _DOT_DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})$")
 _MOVE_COMMENT = re.compile(r"move (\d+) ([WB]): (.*)$", re.S)
-
-#: RU words of the variants GNU Backgammon knows (by variant key).
-_RULE_OF_VARIANT = {"nackgammon": "Nackgammon", "hypergammon1": "Hypergammon1",
-                    "hypergammon2": "Hypergammon2", "hypergammon3": "Hypergammon3"}
-
 
 def escape(value: str) -> str:
     """A property value with ``\\`` and ``]`` escaped.
@@ -240,7 +235,7 @@ class _MatchWriter:
             self.warn("GM503.jacoby", value=self.match.tag('Jacoby'))
         if self.match.tag("Beaver") is not None:
             self.warn("GM503.beaver", value=self.match.tag('Beaver'))
-        word = _RULE_OF_VARIANT.get(rules.variant)
+        word = variant_by_key(rules.variant).sgf_rule
         if word:
             words.append(word)
         explicit_off = (self.match.length and not rules.crawford) or \
@@ -290,7 +285,7 @@ class _MatchWriter:
             self.warn("GM504.no-games")
             return
         setup = None
-        if known and rules.variant not in _RULE_OF_VARIANT and rules.variant != "backgammon":
+        if known and rules.variant != "backgammon" and not variant_by_key(rules.variant).sgf_rule:
             setup = self.setup_node(rules.variant)
             self.warn("GM506.setup", variant=match.tag('Variation'))
         numbers = self.game_numbers()
