@@ -227,3 +227,15 @@ def test_a_document_of_no_matches_is_not_a_match_record():
 def test_every_document_gamao_writes_follows_the_schema_for_both_checkers():
     for doc in (DOC, TWO):
         assert VALIDATOR.is_valid(doc) and violations(doc) == []
+
+
+def test_a_document_written_before_diagnostics_had_fields_still_reads():
+    """gamao's JSON (version 1) gained the diagnostics' ``fields`` with the
+    message table; a file written before has none, and must still read."""
+    doc = copy.deepcopy(DOC)
+    assert doc["diagnostics"], "the example has diagnostics"
+    for d in doc["diagnostics"]:
+        d.pop("fields")
+    assert violations(doc) == [] and VALIDATOR.is_valid(doc)
+    [back] = formats.parse_text(json.dumps(doc), "old.json")
+    assert back == formats.parse_text(json.dumps(DOC), "new.json")[0]
