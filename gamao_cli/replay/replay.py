@@ -43,7 +43,7 @@ from gamao_cli.rules.position import _position
 
 from .diagnostics import Diagnostic, SeverityCounts
 from .record_rules import Rules
-from .stated import has_stated, stated_diagnostics
+from .stated import has_stated, with_stated_checks
 
 MAX_ALTERNATIVES = 5
 
@@ -156,6 +156,7 @@ class _GameReplay:
         self.losses: list[m.Loss] = []
         self.records: list[ActionRecord] = []
         self.moves = 0
+        self.stated_reported = False   # a GM109 of this game was said (stated.py)
 
     # -- helpers -------------------------------------------------------
     def report(self, code: str, key: str, fields: Fields,
@@ -801,16 +802,10 @@ def validate_match(match: m.Match, *, keep_records: bool = False,
     the fast path only takes plays it can replay exactly as the full one).
     A record that states the position before its actions (eXtreme Gammon's)
     has them checked against the replay (:mod:`.stated`)."""
-    stated = has_stated(match)
-    validator = _MatchValidator(match, keep_records or stated, resolver or RESOLVER, fast)
-    report = validator.run()
-    if stated:
-        report.diagnostics.extend(stated_diagnostics(match, report, lambda p: str(validator.name(p))))
-        report.diagnostics.sort(key=Diagnostic.sort_key)
-        if not keep_records:
-            for result in report.games:
-                result.records = []
-    return report
+    validator = _MatchValidator(match, keep_records, resolver or RESOLVER, fast)
+    if has_stated(match):
+        validator.handlers = with_stated_checks(validator.handlers)
+    return validator.run()
 
 
 class Replays:

@@ -10,15 +10,10 @@ replay makes of it, so that XG's own verdict is never hidden.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from gamao_cli import model as m
 from gamao_cli.ids import position_id
 
 from .diagnostics import Diagnostic
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .replay import MatchReport
 
 #: XG's mark of a play it refused (its InvalidM 2).
 XG_INVALID = 2
@@ -37,32 +32,46 @@ def _pid(side_me, side_opp) -> str:
             " ".join(map(str, side_opp)) + ")"
 
 
-def stated_diagnostics(match: m.Match, report: MatchReport, names) -> list[Diagnostic]:
-    """The findings of the stated positions and marks of ``match`` against
-    its replay (``report`` made with ``keep_records=True``)."""
-    out: list[Diagnostic] = []
-    for result in report.games:
-        reported = False
-        for rec in result.records:
-            a = rec.action
-            if a.analysis and a.analysis.get("invalid") == XG_INVALID and isinstance(a, m.Play):
-                out.append(Diagnostic(
-                    "GM110", f"{a.text()}: eXtreme Gammon marks this play invalid",
-                    key="GM110", fields={"cell": a.text()}, path=match.path, line=a.line or None,
-                    column=a.column or None, game=result.number, move=a.move_number,
-                    player=names(a.player), dice=f"{a.dice[0]}{a.dice[1]}", play=a.play_text()))
-            if reported or a.stated is None or rec.position is None or rec.turn is None:
-                continue
-            pos = rec.position if rec.turn == a.player else rec.position.swapped()
-            me, opp = a.stated
-            if tuple(me) == pos.me and tuple(opp) == pos.opp:
-                continue
-            reported = True
-            stated, replayed = _pid(me, opp), _pid(pos.me, pos.opp)
-            fields = {"cell": a.text(), "stated": stated, "replayed": replayed}
-            out.append(Diagnostic(
-                "GM109", f"{a.text()}: the record states the position {stated} before this "
-                f"action, but the replay reaches {replayed}", key="GM109", fields=fields,
-                path=match.path, line=a.line or None, column=a.column or None,
-                game=result.number, move=a.move_number, player=names(a.player)))
-    return out
+def check_stated(g, a: m.ActionType) -> None:
+    """Check what ``a`` states against the replay ``g`` (a game's replay of
+    :mod:`.replay`) before ``a`` is replayed: the position it states (the
+    first disagreement of a game, GM109) and XG's own invalid mark (GM110).
+    Made inside the replay, so that a record of stated positions keeps the
+    replay's fast path (no position is kept for each action)."""
+    if type(a) is m.Play and a.analysis and a.analysis.get("invalid") == XG_INVALID:
+        _say(g, a, "GM110", {"cell": a.text()}, dice=f"{a.dice[0]}{a.dice[1]}",
+             play=a.play_text())
+    if a.stated is None or g.stated_reported:
+        return
+    turn = g.cube.turn
+    if turn is None and type(a) is not m.Play:
+        return   # before the opening roll only a play has a position to state
+    pos = g.start if turn is None else g.pos
+    if pos is None:
+        return
+    if turn is not None and turn != a.player:
+        pos = pos.swapped()
+    me, opp = a.stated
+    if tuple(me) == pos.me and tuple(opp) == pos.opp:
+        return
+    g.stated_reported = True
+    _say(g, a, "GM109", {"cell": a.text(), "stated": _pid(me, opp),
+                         "replayed": _pid(pos.me, pos.opp)})
+
+
+def _say(g, a: m.ActionType, code: str, fields: dict, **kw) -> None:
+    # an XG action has no line (0): the diagnostic then has none
+    g.v.add(Diagnostic(code, key=code, fields=fields, line=a.line or None,
+                       column=a.column or None, game=g.game.number, move=a.move_number,
+                       player=str(g.name(a.player)), **kw))
+
+
+def with_stated_checks(handlers: dict) -> dict:
+    """``handlers`` (the replay's table of action kinds), each preceded by
+    :func:`check_stated`."""
+    def checked(handler):
+        def run(g, a):
+            check_stated(g, a)
+            handler(g, a)
+        return run
+    return {cls: checked(handler) for cls, handler in handlers.items()}
