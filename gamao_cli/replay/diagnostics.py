@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamao_cli.i18n import _
 from gamao_cli.messages import (CODES, ERROR, INFO, WARNING, CodeInfo,  # noqa: F401
-                                canonical_code, render)
+                                Msg, canonical_code, render, severity_word)
 
 
 @dataclass
@@ -58,6 +59,11 @@ class Diagnostic:
             d["play"] = self.play
         if self.legal:
             d["legal"] = list(self.legal)
+        if self.key is not None:
+            # the message's key and parameters: a program renders it in any
+            # language from them (gamao_cli.messages.render(key, fields, lang))
+            d["key"] = self.key
+            d["fields"] = _jsonable(self.fields or {})
         return d
 
     def location(self) -> str:
@@ -69,14 +75,29 @@ class Diagnostic:
         return loc
 
     def format_text(self) -> str:
-        """``path:line:col: CODE severity message`` (one line, like compilers)."""
+        """``path:line:col: CODE severity message`` (one line, like compilers;
+        the severity and the words in the language that speaks)."""
         msg = self.message
         if self.legal:
-            msg += "; legal: " + ", ".join(self.legal)
-        return f"{self.location()}: {self.code} {self.severity} {msg}"
+            msg += "; " + _("legal: {plays}").format(plays=", ".join(self.legal))
+        return f"{self.location()}: {self.code} {severity_word(self.severity)} {msg}"
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code)
+
+
+def _jsonable(value: Any) -> Any:
+    """The fields of a message ready for JSON: a message inside it (a
+    :class:`~gamao_cli.messages.Msg`) as ``{"key": ..., "fields": ...}``."""
+    if isinstance(value, Msg):
+        return {"key": value.key, "fields": _jsonable(dict(value.fields))}
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
 
 
 class SeverityCounts:
