@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from gamao_cli import model as m
 from gamao_cli.ids import position_id
 
+from gamao_cli.messages import render
+
 from .diagnostics import Diagnostic
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,7 +49,7 @@ def stated_diagnostics(match: m.Match, report: MatchReport, names) -> list[Diagn
             a = rec.action
             if a.analysis and a.analysis.get("invalid") == XG_INVALID and isinstance(a, m.Play):
                 out.append(Diagnostic(
-                    "GM110", f"{a.text()}: eXtreme Gammon marks this play invalid",
+                    "GM110", render("GM110", {"cell": a.text()}),
                     key="GM110", fields={"cell": a.text()}, path=match.path, line=a.line or None,
                     column=a.column or None, game=result.number, move=a.move_number,
                     player=names(a.player), dice=f"{a.dice[0]}{a.dice[1]}", play=a.play_text()))
@@ -61,8 +63,7 @@ def stated_diagnostics(match: m.Match, report: MatchReport, names) -> list[Diagn
             stated, replayed = _pid(me, opp), _pid(pos.me, pos.opp)
             fields = {"cell": a.text(), "stated": stated, "replayed": replayed}
             out.append(Diagnostic(
-                "GM109", f"{a.text()}: the record states the position {stated} before this "
-                f"action, but the replay reaches {replayed}", key="GM109", fields=fields,
+                "GM109", render("GM109", fields), key="GM109", fields=fields,
                 path=match.path, line=a.line or None, column=a.column or None,
                 game=result.number, move=a.move_number, player=names(a.player)))
     return out
