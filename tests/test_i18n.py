@@ -63,6 +63,7 @@ cell cells step steps checker checkers die dice score result rules gives give ot
 property private holds reads back says every first own way target format ignore ignored
 unknown known standard already ended never answered rest replay replayed found shows show
 found error errors warning warnings info infos usage options option show exit help read
+required default
 """.split())
 
 #: Names and notation a Portuguese sentence keeps as they are written.
@@ -530,7 +531,9 @@ def test_every_help_is_portuguese(command):
                       if not line.lstrip().startswith(("gamao ", "cat ", "duckdb ", "eval ")))
     for name in KEPT:
         prose = prose.replace(name, " ")
-    prose = re.sub(r"--?[\w-]+|\[[^\]]*\]|\b[A-Z_]{2,}\b", " ", _spaced(prose))
+    # option names, choices ([text|json]), ranges ([x>=1]) and metavars are not prose
+    prose = re.sub(r"--?[\w-]+|\[[^\]|]*\|[^\]]*\]|\[x[^\]]*\]|\b[A-Z_]{2,}\b", " ",
+                   _spaced(prose))
     choices = [c for p in cmd.params if isinstance(p.type, click.Choice) for c in p.type.choices]
     assert not english_words(prose, choices), english_words(prose, choices)
 

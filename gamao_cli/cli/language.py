@@ -32,6 +32,10 @@ from gamao_cli.i18n import N_, _
 
 from . import exit_codes
 
+#: click writes ``[required]`` after a required option's help with
+#: ``gettext(extra["required"])``, an id Babel cannot see there: it is here.
+CLICK_REQUIRED = N_("required")
+
 LANG_HELP = N_("The language of messages and help: pt_BR (pt and pt_PT give it too) or en "
                "(default: from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, as gettext reads them; "
                "a language gamao does not have gives English).")
