@@ -160,15 +160,18 @@ def test_the_same_codes_and_exit_codes_in_every_language(tmp_path):
         assert codes[0] == codes[1], args
 
 
-def test_the_workers_speak_the_callers_language():
+def test_the_workers_speak_the_callers_language(monkeypatch):
+    """--jobs: worker processes started fresh (spawned, as on Windows; forked
+    ones would inherit the language anyway) speak the caller's language."""
+    import functools
+    import multiprocessing
     from gamao_cli.cli.files import iter_files
+    spawn = multiprocessing.get_context("spawn")
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: spawn)
+    work = functools.partial(render, fields={})
     with i18n.language(PT):
-        got = list(iter_files(_language_of, ["-a", "-b", "-c", "-d", "-e"], 2, pool_min_bytes=0))
-    assert got == [PT] * 5
-
-
-def _language_of(_path: str) -> str:
-    return i18n.get_language()
+        got = list(iter_files(work, ["GM502"] * 4, 2, pool_min_bytes=0))
+    assert got == [render("GM502", {}, lang=PT)] * 4
 
 
 def test_work_sent_elsewhere_carries_the_language():
