@@ -1,7 +1,7 @@
 """Figures for hostile input: time and peak memory of the slow cases.
 
     python bench/hostile.py                 # everything (several minutes)
-    python bench/hostile.py archive shapes  # some of: archive files games shapes
+    python bench/hostile.py archive shapes  # some of: archive files games shapes sizes
     python bench/hostile.py archive --size-mb 50 --files 10000
 
 - archive: validate a match file of --size-mb megabytes (default 200) that
@@ -10,7 +10,12 @@
 - files: validate a folder of --files files (default 100,000);
 - games: validate and convert one match of 10,000 games;
 - shapes: lines of 250 KB and 1 MB of each hostile shape (slashes, spaces,
-  cells...): the time must grow linearly (a ratio near 4, not 16).
+  cells...): the time must grow linearly (a ratio near 4, not 16);
+- sizes: the size cases of issue 18, each at two sizes (the ratio of the
+  times says whether it grows linearly): a play line of 1.25 and 5 MB, a
+  JSON play of 2.5 and 10 MB, files of 400,000 and 1,600,000 one-line
+  matches, one match of 2,500 and 10,000 games written as JSON (and as mat
+  and SGF), through the library's writer into a file.
 
 Every measurement runs in a fresh process; peak memory is its maximum
 resident set size (with its worker processes, for the folder). Inputs are
@@ -153,10 +158,78 @@ def bench_shapes(tmp: Path) -> None:
               f"(x{ratio:4.1f}), peak {r['peak_mib']:5.0f} MiB -> {r['out']}", flush=True)
 
 
+def _play_line(n: int) -> str:
+    return HDR + "  1) 31: " + "8/5 " * (n // 4) + "\n"
+
+
+def _json_play(n: int) -> str:
+    doc = {"format": "gamao-match", "version": 1, "length": 1, "players": ["Ann", "Bob"],
+           "tags": [], "games": [{"number": 1, "score_line": {"names": ["Ann", "Bob"],
+                                                              "scores": [0, 0]},
+                                  "score_before": [0, 0], "result": {"winner": None, "points": None,
+                                  "ended": None, "cube": 1, "moves": 1},
+                                  "actions": [{"type": "play", "player": 0, "dice": [3, 1],
+                                               "play": "8/5 " * (n // 4)}]}],
+           "final_score": [0, 0], "winner": None}
+    return json.dumps(doc)
+
+
+def _one_line_matches(count: int) -> str:
+    return " 1 point match\n" * count
+
+
+SIZE_READS = {
+    # name: (file name, maker, the two sizes, unit)
+    "play line": ("play.mat", _play_line, (1_250_000, 5_000_000), "MB"),
+    "JSON play": ("play.json", _json_play, (2_500_000, 10_000_000), "MB"),
+    "one-line matches": ("many.mat", _one_line_matches, (400_000, 1_600_000), "matches"),
+}
+
+WRITE = ("from gamao_cli import formats\n"
+         "from gamao_cli.formats.textio import atomic_write\n"
+         "[m] = formats.read_path(sys.argv[1])\n"
+         "res = formats.get(sys.argv[2]).write([m])\n"
+         "atomic_write(sys.argv[3], res.iter_chunks() if hasattr(res, 'iter_chunks') else res.text,"
+         " force=True)\n"
+         "OUT = {'errors': res.errors, 'notes': len(res.notes)}")
+
+
+def bench_sizes(tmp: Path) -> None:
+    for name, (fname, make, sizes, unit) in SIZE_READS.items():
+        times = []
+        for n in sizes:
+            p = tmp / fname
+            p.write_text(make(n), encoding="utf-8")
+            r = child(CHECK, str(p))
+            times.append(r["seconds"])
+            size = f"{n / 1e6:.2f} MB" if unit == "MB" else f"{n} matches"
+            print(f"size {name:17} {size:>15} ({p.stat().st_size / 2**20:5.1f} MiB): validate "
+                  f"{r['seconds']:6.2f} s, peak {r['peak_mib']:6.0f} MiB   {r['out']}", flush=True)
+        print(f"     {name:17} time ratio x{times[1] / max(times[0], 1e-3):.1f} for x4 the size",
+              flush=True)
+    text = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text(encoding="utf-8")
+    body = text[text.index(" Game 1"):text.index(" Game 2")].split("\n", 2)[2]
+    for target in ("json", "mat", "sgf"):
+        times = []
+        for n in (2_500, 10_000):
+            p = tmp / "games.mat"
+            p.write_text(" 0 point match\n\n" + "".join(
+                f" Game {i}\n Player_1 : 0                   Player_2 : 0\n" + body
+                for i in range(1, n + 1)), encoding="utf-8")
+            out = tmp / f"games.{target}"
+            r = child(WRITE, str(p), target, str(out))
+            times.append(r["seconds"])
+            print(f"size {n:6} games to {target:4} ({out.stat().st_size / 2**20:6.1f} MiB): "
+                  f"{r['seconds']:6.2f} s, peak {r['peak_mib']:6.0f} MiB   {r['out']}", flush=True)
+            out.unlink()
+        print(f"     games to {target:4} time ratio x{times[1] / max(times[0], 1e-3):.1f} for x4 "
+              "the games", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", nargs="*", default=["archive", "files", "games", "shapes"],
-                    choices=["archive", "files", "games", "shapes"])
+    ap.add_argument("what", nargs="*", default=["archive", "files", "games", "shapes", "sizes"],
+                    choices=["archive", "files", "games", "shapes", "sizes"])
     ap.add_argument("--size-mb", type=int, default=200)
     ap.add_argument("--files", type=int, default=100_000)
     args = ap.parse_args()
@@ -169,6 +242,8 @@ def main() -> None:
                 bench_files(tmp_path, args.files)
             elif what == "games":
                 bench_games(tmp_path)
+            elif what == "sizes":
+                bench_sizes(tmp_path)
             else:
                 bench_shapes(tmp_path)
 

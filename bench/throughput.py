@@ -13,7 +13,14 @@ One run times, on the bulk corpus and on a GNU Backgammon self-play corpus:
 * GNU Backgammon's C importer (the ``gnubg`` wheel: ``import mat "PATH"``
   then ``gnubg.match()`` for each file), in a subprocess so that a crash of
   gnubg cannot end the benchmark (skipped with a message when the wheel is
-  missing).
+  missing);
+* with ``--baseline PATH`` (a checkout of gamao from before a change, with
+  its own venv in ``PATH/.venv``): full validation (``check_file`` on each
+  file, in-process) by that checkout and by this one, each in a child
+  process started with its checkout's interpreter and timed inside it (wall
+  and CPU time), in the same rounds as the other figures (which of the two
+  goes first alternates from round to round); printed with their ratio, the
+  figure that says whether a change made validation slower.
 
 The run is ``--repeat`` rounds, each timing every figure once, one after the
 other (wall time, ``time.perf_counter``; gamao's caches emptied first, as in
@@ -28,6 +35,7 @@ memory). It asserts nothing.
 
     python bench/throughput.py [--corpus ../shared/corpus/bulk] [--selfplay DIR]
                                [--repeat 3] [--no-cli] [--no-gnubg]
+                               [--baseline ../baseline [--baseline-python PY]]
 
 The self-play corpus is ``tests/data/selfplay/*.mat`` when present, else one
 generated with ``python3 ../shared/tools/selfplay.py -n 24 --out /tmp/sp
@@ -88,8 +96,9 @@ def launch(cmd: list[str], input: str = "", cwd: str | None = None) -> dict:
     return json.loads(_launcher.stdout.readline())
 
 
-from gamao_cli import rules as board  # noqa: E402
 from gamao_cli.formats.mat import reader as matfile_reader  # noqa: E402
+from gamao_cli.model import notation  # noqa: E402
+from gamao_cli.replay import replay  # noqa: E402
 from gamao_cli.replay.check import check_file  # noqa: E402
 from gamao_cli.errors import InputError  # noqa: E402
 from gamao_cli.formats import read_path  # noqa: E402
@@ -126,6 +135,33 @@ finally:
 print(json.dumps({"times": times, "games": games}))
 """
 
+# Run in a child process with a checkout's own interpreter: full validation
+# of every file (check_file, what ``gamao validate`` runs for each file) by
+# the checkout in argv[1], timed inside the child (the parser is built
+# first, untimed, as in this process). Both layouts of gamao are known: the
+# packages of today and the flat modules from before the restructuring.
+VALIDATE_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+paths = json.loads(sys.stdin.read())
+try:
+    from gamao_cli.replay.check import check_file
+    from gamao_cli.formats.mat.reader import _parser
+except ImportError:
+    from gamao_cli.checking import check_file
+    from gamao_cli.matfile_reader import _parser
+import gamao_cli
+_parser()
+t, c = time.perf_counter(), time.process_time()
+plays = errors = 0
+for p in paths:
+    r = check_file(p)
+    plays += r.plays
+    errors += r.errors
+print(json.dumps({"seconds": time.perf_counter() - t, "cpu": time.process_time() - c,
+                  "plays": plays, "errors": errors, "module": gamao_cli.__file__}))
+"""
+
 
 def corpus_files(folder: Path, pattern: str = "*") -> list[str]:
     return sorted(str(p) for p in folder.rglob(pattern)
@@ -151,14 +187,13 @@ def selfplay_files(option: str | None) -> tuple[list[str], str]:
 
 
 def cold_caches() -> None:
-    """Empty what gamao keeps between files (the reader's cells, the plans
-    of plays, legal plays), so that every run is timed as a fresh process
-    (the command) would run."""
+    """Empty what gamao keeps between files (the reader's cells, the shapes
+    of plays, the replay's plans of plays and legal plays), so that every
+    run is timed as a fresh process (the command) would run."""
     matfile_reader._ROLL_PLAYS.clear()
-    matfile_reader._step_shapes.cache_clear()
-    matfile_reader._SHAPES.clear()
-    board._PLANS.clear()
-    board._legal_plays_cached.cache_clear()
+    notation._STEP_SHAPES.clear()
+    notation._SHAPES.clear()
+    replay.RESOLVER.clear()
 
 
 def run_floor(paths: list[str]) -> int:
@@ -208,6 +243,21 @@ def run_cli(folder_or_files: list[str], jobs: int, repeat: int) -> tuple[float, 
     return statistics.median(times), rss, code, statistics.median(cpu)
 
 
+def run_validate_child(root: Path, python: str, paths: list[str]) -> dict | str:
+    """Full validation of ``paths`` by the checkout ``root`` in a child
+    process run by ``python``: its wall and CPU seconds, plays, errors."""
+    got = launch([python, "-c", VALIDATE_CHILD, str(root)], input=json.dumps(paths),
+                 cwd=str(root))
+    if got["code"] != 0:
+        return f"exit code {got['code']}: {got['stderr'].strip()[-300:]}"
+    try:
+        out = json.loads(got["stdout"].strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return f"the child said nothing readable: {got['stdout'][-300:]!r}"
+    out["maxrss_kb"] = got["maxrss_kb"]
+    return out
+
+
 def run_gnubg(paths: list[str], repeat: int) -> dict | str:
     try:
         import importlib.util
@@ -252,6 +302,7 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
     rounds: list[dict] = []
     gnubg_note = "skipped (--no-gnubg)"
     cli_note: dict[int, str] = {}
+    baseline_note: dict[str, str] = {}
     info: dict = {}
     for _ in range(args.repeat):
         got: dict = {}
@@ -267,6 +318,18 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
                 else:
                     got[f"jobs{jobs}"], rss, info["code"], got[f"cpu{jobs}"] = c
                     info[f"rss{jobs}"] = max(info.get(f"rss{jobs}", 0), rss)
+        if args.baseline:
+            pair = [("ours", ROOT, sys.executable), ("base", args.baseline, args.baseline_python)]
+            if len(rounds) % 2:   # every other round the baseline goes first
+                pair.reverse()
+            for who, root, python in pair:
+                c = run_validate_child(root, python, paths)
+                if isinstance(c, str):
+                    baseline_note[who] = c
+                else:
+                    got[f"{who}_wall"], got[f"{who}_cpu"] = c["seconds"], c["cpu"]
+                    info[f"{who}_plays"], info[f"{who}_errors"] = c["plays"], c["errors"]
+                    info[f"{who}_kb"] = max(info.get(f"{who}_kb", 0), c["maxrss_kb"])
         if args.gnubg:
             g = run_gnubg(paths, 1)
             if isinstance(g, str):
@@ -321,6 +384,23 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
         print(f"GNU Backgammon import mat + match(): {gnubg_note}")
     print(f"  ratio gamao/floor: parse only {ratio('parse', 'floor'):.1f}x, "
           f"full validation {ratio('full', 'floor'):.1f}x")
+    if args.baseline:
+        if {"ours_wall", "base_wall"} <= have:
+            for who, label in (("ours", f"this checkout ({ROOT})"),
+                               ("base", f"baseline ({args.baseline})")):
+                w = med(f"{who}_wall")
+                print(f"full validation, {label}: {w:7.3f} s wall, {med(f'{who}_cpu'):7.3f} s "
+                      f"CPU  ({info[f'{who}_plays']} plays, {info[f'{who}_errors']} errors, "
+                      f"{info[f'{who}_plays'] / w:,.0f} plays/s; child peak memory "
+                      f"{mb(info[f'{who}_kb'])})")
+            print(f"  ratio this/baseline: {ratio('ours_wall', 'base_wall'):.3f}x wall, "
+                  f"{ratio('ours_cpu', 'base_cpu'):.3f}x CPU (median of the rounds' ratios; "
+                  "below 1: this checkout is faster); per round: "
+                  + ", ".join(f"{r['ours_wall'] / r['base_wall']:.3f}" for r in rounds))
+            if (info["ours_plays"], info["ours_errors"]) != (info["base_plays"], info["base_errors"]):
+                print("  NOTE: the two checkouts count different plays or errors")
+        else:
+            print(f"full validation against the baseline: failed, {baseline_note}")
     print_targets(ratio("parse", "floor"), full_gnubg, scaling,
                   max([info["self_kb"]] + [rss for _t, rss in cli.values()]))
 
@@ -352,7 +432,16 @@ def main() -> None:
     ap.add_argument("--no-cli", dest="cli", action="store_false", help="skip the command runs")
     ap.add_argument("--no-gnubg", dest="gnubg", action="store_false",
                     help="skip GNU Backgammon's importer")
+    ap.add_argument("--baseline", type=Path,
+                    help="a checkout of gamao to compare full validation with (e.g. ../baseline)")
+    ap.add_argument("--baseline-python",
+                    help="the baseline's interpreter (default: BASELINE/.venv/bin/python)")
     args = ap.parse_args()
+    if args.baseline:
+        args.baseline = args.baseline.resolve()
+        if not args.baseline_python:
+            venv = args.baseline / ".venv" / "bin" / "python"
+            args.baseline_python = str(venv) if venv.exists() else sys.executable
     t = time.perf_counter()
     _parser()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "

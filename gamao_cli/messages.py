@@ -47,6 +47,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM004", "input", ERROR, "the file cannot be read"),
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
     _c("GM006", "input", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
+    _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -103,6 +104,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM504", "conversion", WARNING, "what the target format cannot hold: changed or left out"),
     _c("GM505", "conversion", WARNING, "what reads back otherwise than it was written"),
     _c("GM506", "conversion", WARNING, "written in the target format's own way for other programs"),
+    _c("GM507", "conversion", ERROR, "not written: the target format cannot hold it so that it reads back"),
 ]}
 
 #: Codes renumbered, old -> new: a diagnostic made with an old code gets the
@@ -143,6 +145,8 @@ MESSAGES: dict[str, str] = {
     "GM501.colon": _NAME + _NAME_COLON,
     "GM501.rating": _NAME + _NAME_RATING,
     "GM501.colon+rating": _NAME + _NAME_COLON + " and " + _NAME_RATING,
+    "GM501.other": "the player name {name!r} is written {written!r}, as a .mat score line reads "
+                   "it (without blanks at its ends, a tab as a space, ':' as '-')",
     "GM502": "Backgammon Galaxy's \"Losses N point\" cells are kept; GNU Backgammon does "
              "not read them",
     # what a record states besides its cells (eXtreme Gammon)
@@ -174,6 +178,10 @@ MESSAGES: dict[str, str] = {
                                    "other programs read the movements"),
     "GM503.kept-dance": _kept("dance(s) written \"{written}\": the spelling", "XS",
                               "SGF writes a dance as its dice"),
+    "GM503.kept-numbers": _kept("game number(s) MI cannot give (a game 0, numbers repeated or "
+                                "going back)", "XN", "MI numbers those games in order"),
+    "GM503.kept-cube": _kept("cube action(s) whose value or kind is not what SGF's node gives",
+                             "XV", "the node gives twice the cube"),
     "GM503.kept-losses": _kept("Backgammon Galaxy \"Losses N point\" cell(s)", "XA",
                                "RE holds the result"),
     "GM503.kept-unplayed": _kept("roll(s) never played (\"61: ????\")", "XA",
@@ -192,6 +200,9 @@ MESSAGES: dict[str, str] = {
     "GM504.tabs": "{where}SGF reads a tab as a space: the tabs of names, tags, comments or cells "
                   "are not kept",
     "GM504.no-games": "{where}the match has no games: SGF cannot hold it",
+    "GM504.no-score-line": "{where}{n} game(s) without a score line, which a match file needs: "
+                           "written with the players' names and the running score",
+    "GM504.name": "{where}the player name {name!r} reads back from SGF as {back!r}",
     "GM504.time": "{where}SGF cannot say that a game was lost on time; it is written as resigned",
     "GM504.no-player": "{where}{cell}: the cell names no player; left out",
     "GM504.step": "{where}{cell}: the step {step} has no SGF spelling and is left out (the play "
@@ -200,9 +211,6 @@ MESSAGES: dict[str, str] = {
     "GM504.analysis": "{where}the analysis of {n} action(s) (an engine's figures, from eXtreme "
                       "Gammon) is not carried: {format} has no place for it (--to json keeps "
                       "it)",
-    "GM505.game-zero": "{where}SGF numbers games from 1 (MI[game:0]): it reads back as game 1",
-    "GM505.first-game": "{where}its first game is numbered {number}: read back, it may join the "
-                        "match before it",
     "GM506.setup": "{where}GNU Backgammon's SGF has no rule for the variant {variant}: each game "
                    "starts with a set-up node",
     "GM506.no-wins": "{where}the record writes no Wins line; RE gives the result the rules give "
@@ -211,6 +219,333 @@ MESSAGES: dict[str, str] = {
                          "Backgammon's SGF has it (marked XI[implied], which gamao reads back "
                          "as implied)",
 }
+
+# -- the readers and writers (gamao_cli.formats): input that cannot be read --
+# (InputError and its kinds, errors.py; rendered by InputError itself: its
+# location, the message of its key, then "input.found" and "input.expected")
+
+_STEP_SHAPE = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
+_SCORE_WORDS = "a score line (\"Name : 0   Name : 0\")"
+_GAME = "game {game}: "
+
+#: The messages of what the readers raise: ``CODE.variant`` as above (GM001
+#: syntax, GM002 not a match record, GM003 no text, GM004 cannot be read),
+#: ``expected.*`` the words of what would have been fine, and the pieces
+#: other messages are made of.
+READER_MESSAGES: dict[str, str] = {
+    # how an input error is laid out around its message
+    "input.byte": "byte {offset}",
+    "input.found": "(found {text!r})",
+    "input.expected": "expected {words}",
+    "input.at-byte": "(at byte {offset})",
+    # GM004: the operating system's reasons
+    "GM004.cannot-read": "cannot read: {reason}",
+    "GM004.cannot-read-stdin": "cannot read standard input: {reason}",
+    "os.not-found": "no such file or directory",
+    "os.is-a-directory": "is a directory",
+    "os.permission": "permission denied",
+    "os.not-a-directory": "a component of the path is not a directory",
+    "os.other": "{strerror}",
+    # GM003: bytes that are no text
+    "GM003.nul": "not a text file: a NUL byte (binary data?)",
+    "GM003.control": "not a text file: control byte 0x{byte:02X} (binary data?)",
+    "GM003.control-char": "not a text file: control character U+{char:04X} in {codec} text",
+    "GM003.utf8-after-bom": "invalid UTF-8 after a UTF-8 byte order mark: {at}",
+    "GM003.utf16": "invalid {codec} ({how}): {reason} at {at}",
+    "GM003.changed": "the file changed while it was read (invalid {codec} near here: {reason})",
+    "byte.hex": "byte 0x{byte:02X}",
+    "byte.end": "end of data",
+    "utf16.bom": "after a byte order mark",
+    "utf16.no-bom": "without a byte order mark",
+    "unicode.illegal-encoding": "illegal encoding",
+    "unicode.illegal-surrogate": "illegal UTF-16 surrogate",
+    "unicode.end-of-data": "unexpected end of data",
+    "unicode.odd-bytes": "odd number of bytes",
+    "unicode.other": "{reason}",
+    # the match file
+    "GM002.no-header": "not a match file: no \"N point match\" header line",
+    "GM001.score-line": _SCORE_WORDS + " must follow the Game line",
+    "GM001.not-a-cell": "this is not a move, cube action or result",
+    "GM001.step": _STEP_SHAPE,
+    "GM001.eof": "the file ends in the middle of a match",
+    "GM001.line": "cannot read this line",
+    "GM001.repeat": "a step repeated {count} times: a roll moves a checker at most 4 times "
+                    "(more than {limit} is not read)",
+    "GM001.long-number": "a number of {digits} digits: gamao reads numbers of at most {limit} "
+                         "digits",
+    "GM001.movements": "a play of {count} movements: a roll moves checkers at most 4 times "
+                       "(more than {limit} are not read)",
+    "expected.move-line": "a move line (\"7) 62: 24/18 13/11\")",
+    "expected.wins": "\"Wins N point\"",
+    "expected.score-line": _SCORE_WORDS,
+    "expected.tag": "a tag (; [Name \"value\"])",
+    "expected.roll-play": "a roll and play (\"62: 24/18 13/11\")",
+    "expected.roll": "a roll (\"62:\")",
+    "expected.double": "\"Doubles => 2\"",
+    "expected.take": "\"Takes\"",
+    "expected.drop": "\"Drops\"",
+    "expected.move-number": "a move number (\"7)\")",
+    "expected.game": "\"Game N\"",
+    "expected.player-score": "a score line (\"Name : 0\")",
+    "expected.length": "\"N point match\"",
+    "expected.end-of-line": "the end of the line",
+    # SGF
+    "GM002.not-sgf": "not an SGF file: it does not start with \"(;\"",
+    "GM002.sgf-other-game": "an SGF file for another game (GM[{value}]); backgammon is GM[6]",
+    "GM001.sgf-eof": "the SGF text ends inside a game tree (a \")\" is missing)",
+    "GM001.sgf-value-open": "a property value is not closed with \"]\" (write \\] for a \"]\" "
+                            "inside it)",
+    "GM001.sgf-not-sgf": "this is not SGF: expected a property, a node or a game tree",
+    "GM001.sgf-value-alone": "a value in brackets must follow a property name",
+    "GM001.sgf-prop-outside": "a property must stand in a node (after \";\")",
+    "GM001.sgf-unexpected": "unexpected text in the SGF game tree",
+    "GM001.sgf-points": "{prop}[{value}]: a point is one letter a-z, a range is two (\"a:y\")",
+    "GM001.sgf-cell": _GAME + "{prop}[{values}] is not a cell gamao writes (loss, resign, "
+                      "unplayed, illegal or win, after W or B)",
+    "GM001.sgf-move": _GAME + "{prop}[{value}] is not a move: expected two dice and letter pairs "
+                      "(\"31hefe\"), a dance (\"66\"), double, take or drop",
+    "GM001.sgf-from-off": _GAME + "{prop}[{value}]: {pair} moves a checker from off the board",
+    "GM001.sgf-onto-bar": _GAME + "{prop}[{value}]: {pair} moves a checker onto the bar",
+    "GM001.sgf-cube-value": _GAME + "CV[{value}] sets the cube to {value}, but the record's cube "
+                            "is at {cube}; gamao cannot represent a set-up cube",
+    "GM001.sgf-cube-owner": _GAME + "CP[{value}] sets the cube's owner, which the record does not "
+                            "say; gamao cannot represent a set-up cube",
+    "GM001.sgf-setup-start": _GAME + "the game starts from a set-up position (AE/AW/AB) that is "
+                             "not the start position of {variant}; gamao cannot represent set-up "
+                             "positions",
+    "GM001.sgf-setup-middle": _GAME + "a set-up node (AE/AW/AB) changes the position in the "
+                              "middle of the game; gamao cannot represent set-up positions",
+    "GM001.sgf-cube-too-big": _GAME + "the cube, doubled again, reaches a value of more than "
+                              "{limit} digits, which gamao does not read",
+    "GM001.sgf-negative": "MI[{value}]: {what} is not negative",
+    "sgf.length": "a match length",
+    "sgf.game": "a game number",
+    "variant.standard": "standard backgammon",
+    "expected.sgf-tree": "\"(\" (a game tree)",
+    "expected.sgf-end": "\")\" (the end of a game tree)",
+    "expected.sgf-node": "\";\" (a node)",
+    "expected.sgf-property": "a property name (W, B, MI...)",
+    "expected.sgf-value": "a value in brackets ([...])",
+    # gamao's JSON
+    "GM002.json": "not a gamao JSON match",
+    "GM002.json-no-format": "not a gamao JSON match: it has no \"format\": \"{wanted}\"",
+    "GM002.json-format": "not a gamao JSON match: its \"format\" is {format}, not \"{wanted}\"",
+    "GM002.json-no-matches": "the gamao JSON document holds no matches",
+    "GM001.json-no-version": "gamao JSON: it has no \"version\" (this gamao reads version "
+                             "{supported})",
+    "GM001.json-version": "gamao JSON: its version {version} is not supported (this gamao reads "
+                          "version {supported})",
+    "GM001.json-syntax": "not valid JSON: {detail}",
+    "GM001.json-depth": "JSON nested more than {limit} levels deep is not read (gamao's JSON "
+                        "nests 8)",
+    "GM001.json-constant": "{found} is not a JSON number (JSON has no infinities and no NaN)",
+    "GM001.json-range": "the number {found} is beyond the range of numbers gamao reads",
+    "GM001.json-play": "the play {play!r} is not a play a match file can hold (steps such as "
+                       "13/7, 24/18*, bar/22 or 6/off(2), one space apart)",
+    "GM007.schema": "{at}: {problem}",
+    "GM007.schema-more": "{at}: {problem} (and {more} more: {paths})",
+    "json.type": "expected {expected}, found {found}",
+    "json.const": "expected {expected}, found {found}",
+    "json.enum": "expected one of {expected}, found {found}",
+    "json.minimum": "expected at least {limit}, found {found}",
+    "json.maximum": "expected at most {limit}, found {found}",
+    "json.min-length": "expected at least {limit} characters",
+    "json.pattern": "{found} does not match the pattern {pattern}",
+    "json.min-items": "expected at least {limit} items, found {found}",
+    "json.max-items": "expected at most {limit} items, found {found}",
+    "json.required": "the property \"{name}\" is missing",
+    "json.additional": "the property \"{name}\" is not one of the schema's",
+    "json.one-of-many": "matches more than one of the schema's alternatives",
+    # what the writers refuse to write (GM507: it would not read back)
+    "GM507.no-matches": "nothing written: {format} of no matches is no match record, "
+                        "which gamao would not read back",
+    "GM507.mat-length": "{where}not written as {format}: a match length of {length} (a match "
+                        "file writes lengths from 0)",
+    "GM507.mat-tag": "{where}not written as {format}: the tag {name!r} = {value!r} cannot stand "
+                     "on a tag line (; [Name \"value\"]: a name without '\"', ']' or blanks at "
+                     "its ends, a value on one line)",
+    "GM507.mat-comment": "{where}not written as {format}: the match comment {comment!r} "
+                         "would read back as a tag",
+    "GM507.mat-game-number": "{where}not written as {format}: the game number {game} (a match "
+                             "file numbers games from 0)",
+    "GM507.mat-name": "{where}not written as {format}: game {game}: the player name {name!r} "
+                      "holds a line break",
+    "GM507.mat-rating": "{where}not written as {format}: game {game}: the rating {rating!r} of "
+                        "{name!r} does not read back (a rating is a number after a name)",
+    "GM507.mat-player": "{where}not written as {format}: game {game}: the cell {cell!r} is "
+                        "player {player}'s (a match file has players 0 and 1)",
+    "GM507.mat-dice": "{where}not written as {format}: game {game}: the dice of {cell!r} (a "
+                      "match file writes each die as one digit)",
+    "GM507.mat-empty-play": "{where}not written as {format}: game {game}: a play of {dice} "
+                            "with no steps (it would read back as a dance)",
+    "GM507.mat-points": "{where}not written as {format}: game {game}: {cell!r} (points are "
+                        "not negative)",
+    "GM507.mat-cube": "{where}not written as {format}: game {game}: a cube action of {value!r} "
+                      "(a double, beaver or raccoon, with a value from 0)",
+    "GM507.mat-not-a-number": "{where}not written as {format}: {what} is {value!r}, not a "
+                              "whole number",
+    "GM507.mat-number": "{where}not written as {format}: {what} has more than {limit} digits, "
+                        "which gamao does not read back",
+    "GM507.mat-play": "{where}not written as a match file: game {game}: the play {cell!r}, which "
+                      "the replay could not resolve, is not one a match file reads back",
+    "GM507.sgf-dice": "{where}not written as SGF: game {game}: the dice of {cell!r} (SGF "
+                      "writes each die as one digit)",
+    "GM507.sgf-points": "{where}not written as SGF: game {game}: {cell!r} (points are not "
+                        "negative)",
+    "GM507.sgf-cube": "{where}not written as SGF: game {game}: a cube action {kind!r} of {value!r}",
+    "GM507.sgf-length": "{where}not written as SGF: a match length of {length}",
+    "GM507.number": "not written as {format}: {at} is a number of more than {limit} digits, "
+                    "which gamao does not read back",
+    "json.expecting-value": "Expecting value",
+    "json.expecting-name": "Expecting property name enclosed in double quotes",
+    "json.expecting-colon": "Expecting ':' delimiter",
+    "json.expecting-comma": "Expecting ',' delimiter",
+    "json.unterminated-string": "Unterminated string starting at",
+    "json.control-character": "Invalid control character at",
+    "json.bad-escape": "Invalid \\escape",
+    "json.bad-unicode-escape": "Invalid \\uXXXX escape",
+    "json.extra-data": "Extra data",
+    "json.other": "{detail}",
+}
+MESSAGES.update(READER_MESSAGES)
+# -- the rules and the replay -------------------------------------------------
+# The problems of a written play (rules/resolve.py: a Resolution's key and
+# fields), keyed "rules.<problem>[.<variant>]" (<problem>: the Resolution's
+# problem code), and every diagnostic of the replay (replay/replay.py), keyed
+# by its code or "CODE.variant". {movement} and {play} are plays in the
+# record's notation (24/18, bar/22, 6/off); {player}, {turn}, {owner},
+# {winner} and {loser} are player names (an unnamed player is the message
+# "player.left" or "player.right"); {action} is an action as a match file
+# writes it ("Doubles => 2", "Wins 3 points").
+MESSAGES.update({
+    "player.left": "the left player",
+    "player.right": "the right player",
+    "player.nobody": "nobody",
+    # the problems of a written play
+    "rules.backwards": "{movement} moves backwards: checkers move from higher to lower points",
+    "rules.distance.bear-off": "{movement} needs at least {pips} pips to bear off, but the "
+                               "roll {d1}-{d2} gives only {most}",
+    "rules.distance.not-multiple": "{movement} moves {pips} pips, which is not a multiple of "
+                                   "{die} (the roll is {d1}-{d2})",
+    "rules.distance.too-far": "{movement} moves {pips} pips, but the roll {d1}-{d2} moves a "
+                              "checker at most {most}",
+    "rules.distance.no-die": "{movement} moves {pips} pips, but no die shows {pips}",
+    "rules.distance.no-sum": "{movement} moves {pips} pips, but the roll {d1}-{d2} makes only "
+                             "{low}, {high} or {total}",
+    "rules.distance.die-taken": "{movement} needs the {die}, but {other} already uses the only "
+                                "{die} of the roll {d1}-{d2}",
+    "rules.distance.die-used": "{movement} needs a die that is already used",
+    "rules.too-many": "the roll {d1}-{d2} gives {moves} moves, but this play needs at least "
+                      "{need}",
+    "rules.too-many.more": "the roll {d1}-{d2} gives {moves} moves, but this play needs more",
+    "rules.blocked": "point {point} is blocked (the opponent holds it)",
+    "rules.blocked.stop": "point {point} is blocked (the opponent holds it), so {movement} "
+                          "cannot stop there",
+    "rules.bar": "a checker is on the bar and must enter first",
+    "rules.bearoff-outside": "cannot bear off from {point}: checkers are still outside the home "
+                             "board",
+    "rules.bearoff-higher": "cannot bear off from {point} with a {die}: a checker stands on the "
+                            "higher point {higher} (it must move instead)",
+    "rules.no-checker": "there is no checker on point {point}",
+    "rules.no-checker.bar": "there is no checker on the bar",
+    # the record's rules
+    "GM005": "unknown variant {name!r} (known: {known})",
+    # notation
+    "GM101": "{d1}{d2}: a die shows 1 to 6",
+    "GM102": "{play}: the hit mark on {point} hits nothing (no lone opposing checker there)",
+    "GM103": "{play} hits on {point} but does not mark it with '*'",
+    "GM104": "Game {game} follows Game {previous}",
+    "GM106": "{action} is written for {player}, who wins the game",
+    "GM106.points": "{action} but the game is won by {points}",
+    # checker play
+    "GM201": "the opening roll {d1}-{d2} is a double: each player rolls one die and equal dice "
+             "are rolled again",
+    # GM202-GM209: a written play and what is wrong with it ({problem}: a rules.* message)
+    **{code: "{play} with {d1}-{d2}: {problem}" for code in (
+        "GM202", "GM203", "GM204", "GM205", "GM206", "GM207", "GM208", "GM209")},
+    "GM210": "{play} with {d1}-{d2} uses {used} dice, but {most} can be played: {left} dice "
+             "are left unplayed",
+    "GM210.one-used": "{play} with {d1}-{d2} uses {used} die, but {most} can be played: {left} "
+                      "dice are left unplayed",
+    "GM210.one-left": "{play} with {d1}-{d2} uses {used} dice, but {most} can be played: {left} "
+                      "die is left unplayed",
+    "GM210.one-used-one-left": "{play} with {d1}-{d2} uses {used} die, but {most} can be "
+                               "played: {left} die is left unplayed",
+    "GM211": "{play} with {d1}-{d2}: only one die can be played, and then it must be the higher "
+             "one ({higher})",
+    "GM212": "{player} rolled {d1}-{d2} and played nothing, but a legal play exists and the "
+             "game goes on",
+    "GM213": "{player} rolls, but it is {turn}'s turn",
+    "GM214": "{action}: the game has already ended",
+    "GM214.result": "{action}: the game's result was already given",
+    "GM215": "the rest of game {game} cannot be replayed after {action}; its stated result is "
+             "used",
+    "GM215.marker": "{action}: the record sets a position gamao cannot replay; the rest of the "
+                    "game is not checked",
+    "GM107": "{play}: there is no point {point} (points run from 1 to 24, with 25 or bar for "
+             "the bar and 0 or off for borne off)",
+    "GM108": "{play}: a step starts from off (0): a checker borne off never moves again",
+    # the cube
+    "GM301": "{player} doubles, but {owner} owns the cube",
+    "GM302": "no doubling in the Crawford game (the first game after a player reaches match "
+             "point)",
+    "GM303.take": "{player} takes, but no double was offered to them",
+    "GM303.drop": "{player} drops, but no double was offered to them",
+    "GM303.no-double": "{action}: there is no double to answer",
+    "GM303.no-beaver": "{action}: there is no beaver to answer",
+    "GM304": "{action} by {player} is never answered (no take or drop follows)",
+    "GM305.match": "{action}: beavers are not allowed in a match",
+    "GM305.rules": "{action}: beavers are not allowed under this record's rules",
+    "GM306": "{action}: the cube is at {cube}, so a double makes it {value}",
+    "GM306.redouble": "{action}: after the take the cube is at {cube}, so the redouble makes it "
+                      "{value}",
+    "GM307": "the record's rules allow no doubling cube",
+    "GM308": "{player} doubles, but it is {turn}'s turn to roll",
+    "GM308.before-opening": "{player} doubles before the opening roll",
+    "GM308.pending": "{player} doubles while a double waits for an answer",
+    # results and scores
+    "GM401.single": "{action}: the rules give {points} points (a single game times the cube)",
+    "GM401.single-one": "{action}: the rules give {points} point (a single game times the cube)",
+    "GM401.gammon": "{action}: the rules give {points} points (a gammon times the cube)",
+    "GM401.gammon-one": "{action}: the rules give {points} point (a gammon times the cube)",
+    "GM401.backgammon": "{action}: the rules give {points} points (a backgammon times the cube)",
+    "GM401.backgammon-one": "{action}: the rules give {points} point (a backgammon times the "
+                            "cube)",
+    "GM401.drop": "{action}: the rules give {points} points (a dropped double wins the cube "
+                  "value before the double)",
+    "GM401.drop-one": "{action}: the rules give {points} point (a dropped double wins the cube "
+                      "value before the double)",
+    "GM402": "the score line gives {player} {stated}, but the games before make it {running}",
+    "GM403": "game {game} is played after the match was won {score0}-{score1}",
+    "GM404": "game {game} has no result (no Wins line) and the game has not ended",
+    "GM405": "{action}: a resignation wins {cube}, {double} or {triple} points with the cube at "
+             "{cube}",
+    "GM406": "{action} is written for {player}, but {winner} wins the game",
+    "GM406.resigned": "{action} is written for {player}, who resigned",
+    "GM408.gammon": "{action}: a gammon with the cube not turned counted as a single game: the "
+                    "record plays the Jacoby rule",
+    "GM408.backgammon": "{action}: a backgammon with the cube not turned counted as a single "
+                        "game: the record plays the Jacoby rule",
+    "GM409": "{action} after a roll never played: {loser} lost on time",
+    "GM410": "game {game} has no result: the record stops before the game ends",
+    "GM410.match": "the record stops at {score0}-{score1} in a {length}-point match: nobody has "
+                   "won yet",
+    "GM411.needed": "{action}: the rules give {expected}, but the record writes the points the "
+                    "winner needed ({points}); the match result is the same",
+    "GM411.length": "{action}: the rules give {expected}, but the record writes the match length "
+                    "({points}); the match result is the same",
+    "GM412": "{action}: more than a resignation can win with the cube at {cube}; {loser} gave up "
+             "the match",
+    # gamao itself failing on a file (replay/check.py)
+    "GM004.internal": "internal error while {where} this file ({error}); this is a bug in "
+                      "gamao: please report it with the file (GAMAO_DEBUG=1 shows the traceback)",
+    "GM004.internal-reading": "internal error while reading this file ({error}); this is a bug "
+                              "in gamao: please report it with the file (GAMAO_DEBUG=1 shows "
+                              "the traceback)",
+    "GM004.internal-checking": "internal error while checking this file ({error}); this is a "
+                               "bug in gamao: please report it with the file (GAMAO_DEBUG=1 "
+                               "shows the traceback)",
+})
 
 
 @dataclass(frozen=True)
@@ -273,6 +608,40 @@ def category_word(category: str) -> str:
              "score": i18n.pgettext("category", "score"),
              "conversion": i18n.pgettext("category", "conversion")}
     return words.get(category, category)
+
+
+def render_input(key: str, fields: Mapping[str, Any]) -> str:
+    """The message of an input error's diagnostic from its ``key`` and
+    ``fields`` (see :func:`gamao_cli.replay.check.input_error_diagnostic`):
+    the key's message, then what was ``found``, what was ``expected`` (message
+    keys) and the byte offset ``at_byte``.
+
+    >>> render_input("GM001.repeat", {"count": "12", "limit": 9, "found": "(12)"})
+    "a step repeated 12 times: a roll moves a checker at most 4 times (more than 9 is not read) (found '(12)')"
+    >>> render_input("GM002.no-header", {"expected": ["expected.length", "expected.tag"]})
+    'not a match file: no "N point match" header line; expected "N point match", a tag (; [Name "value"])'
+    """
+    out = render(key, fields)
+    if "found" in fields:
+        out += " " + render("input.found", {"text": fields["found"]})
+    if fields.get("expected"):
+        words = ", ".join(render(k, {}) if k in MESSAGES else k for k in fields["expected"])
+        out += "; " + render("input.expected", {"words": words})
+    if "at_byte" in fields:
+        out += " " + render("input.at-byte", {"offset": fields["at_byte"]})
+    return out
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` (fields of a message) with every :class:`Msg` in it as
+    ``{"key": ..., "fields": ...}``, ready for :func:`json.dumps`."""
+    if isinstance(value, Msg):
+        return {"key": value.key, "fields": jsonable(dict(value.fields))}
+    if isinstance(value, Mapping):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
 
 
 def codes_markdown(lang: str | None = None) -> str:

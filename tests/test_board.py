@@ -15,23 +15,41 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamao_cli.rules import (
+    ALL_VARIANTS,
+    HIT,
+    POINT,
     PROBLEMS,
     VARIANTS,
+    CubeState,
+    Offer,
+    Outcome,
     Position,
+    Resolver,
+    StepProblem,
+    Why,
     apply_step,
     apply_steps_as_written,
     checkers,
+    crawford_game,
+    die_playable,
+    die_step,
+    find_variant,
     game_over,
     legal_plays,
     max_dice_playable,
+    outcome_of,
+    play_in_written_order,
     play_is_legal,
     resolve_play,
     result_multiplier,
     start_position,
     step_destination,
+    variant_by_key,
     variant_key,
+    variant_of_rule_word,
 )
 from gamao_cli.errors import UnknownVariant
+from gamao_cli.messages import MESSAGES, render
 
 
 def mine(points: dict[int, int], total: int = 15) -> tuple[int, ...]:
@@ -580,3 +598,361 @@ def test_resolve_play_steps_are_legal_one_by_one(seed, roll, moves):
         cur, h = apply_step(cur, src, dst)
         assert h == hit
     assert cur == res.position and res.dice_used == len(res.steps)
+
+
+# --------------------------------------------------------------------------
+# The single-step kernel (rules/steps.py): each answer, and against a plain
+# reading of RULES.md and against legal_plays on random positions
+
+
+@pytest.mark.parametrize(
+    "me, opp, src, die, answer",
+    [
+        ({13: 2, 6: 13}, {1: 15}, 8, 3, StepProblem.NO_CHECKER),       # nothing on 8
+        ({13: 2, 6: 13}, {1: 15}, 25, 3, StepProblem.NO_CHECKER),      # nothing on the bar
+        ({25: 1, 13: 1, 6: 13}, {1: 15}, 13, 3, StepProblem.BAR),      # enter first
+        ({13: 2, 6: 13}, {10: 2, 1: 13}, 13, 3, StepProblem.BLOCKED),  # two on 10
+        ({25: 1, 6: 14}, {22: 3, 1: 12}, 25, 3, StepProblem.BLOCKED),  # entry on 22 held
+        ({8: 1, 5: 14}, {24: 15}, 5, 5, StepProblem.BEAROFF_OUTSIDE),
+        ({25: 1, 5: 14}, {1: 15}, 25, 6, 19),                          # entering, then
+        ({5: 1, 3: 1}, {24: 2}, 3, 4, StepProblem.BEAROFF_HIGHER),     # a checker on 5
+        ({5: 1, 3: 1}, {24: 2}, 5, 4, 1),
+        ({5: 1, 3: 1}, {24: 2}, 5, 5, 0),                              # exact bear-off
+        ({5: 1, 3: 1}, {24: 2}, 5, 6, 0),                              # the highest, higher die
+        ({5: 1, 3: 1}, {24: 2}, 3, 3, 0),
+        ({13: 2, 6: 13}, {10: 1, 1: 14}, 13, 3, 10 | HIT),             # a blot on 10
+        ({25: 1, 6: 14}, {22: 1, 1: 14}, 25, 3, 22 | HIT),             # entering on a blot
+    ],
+)
+def test_the_kernel_answers_each_case(me, opp, src, die, answer):
+    pos = P(me, opp)
+    got = die_step(list(pos.me), list(pos.opp), src, die)
+    assert got == answer and got.__class__ is answer.__class__
+    assert die_step(pos.me, pos.opp, src, die) == answer  # tuples or lists alike
+    if answer < 0:
+        assert step_destination(pos, src, die) is None
+        assert answer.code in PROBLEMS
+    else:
+        assert step_destination(pos, src, die) == answer & POINT
+
+
+def test_each_step_problem_has_a_stable_code():
+    assert {p: p.code for p in StepProblem} == {
+        StepProblem.NO_CHECKER: "no-checker", StepProblem.BAR: "bar",
+        StepProblem.BLOCKED: "blocked", StepProblem.BEAROFF_OUTSIDE: "bearoff-outside",
+        StepProblem.BEAROFF_HIGHER: "bearoff-higher"}
+    assert all(p < 0 for p in StepProblem)
+
+
+def plain_step(pos: Position, src: int, die: int) -> tuple[str, int | None]:
+    """RULES.md read plainly, one rule after the other (independent of the
+    kernel): ('ok', point) or (the problem, None)."""
+    me, opp = pos.me, pos.opp
+    if me[src] == 0:
+        return "no-checker", None
+    if me[25] > 0 and src != 25:
+        return "bar", None
+    dst = src - die
+    if dst >= 1:
+        return ("blocked", None) if opp[25 - dst] >= 2 else ("ok", dst)
+    if sum(me[p] for p in range(7, 26)) > 0:
+        return "bearoff-outside", None
+    if dst < 0 and sum(me[p] for p in range(src + 1, 7)) > 0:
+        return "bearoff-higher", None
+    return "ok", 0
+
+
+def test_the_kernel_agrees_with_a_plain_reading_of_the_rules_on_random_positions():
+    seen = set()
+    for pos in (_random_position(seed) for seed in range(300)):
+        for src in range(1, 26):
+            for die in range(1, 7):
+                t = die_step(pos.me, pos.opp, src, die)
+                want, dst = plain_step(pos, src, die)
+                if t < 0:
+                    assert t.code == want, (pos, src, die)
+                else:
+                    assert want == "ok" and t & POINT == dst, (pos, src, die)
+                    assert bool(t & HIT) == (dst > 0 and pos.opp[25 - dst] == 1)
+                seen.add(want)
+    assert seen == {"ok", "no-checker", "bar", "blocked", "bearoff-outside", "bearoff-higher"}
+
+
+def test_the_kernel_agrees_with_legal_plays_on_random_positions():
+    """The single steps the kernel allows are the plays of one die, and
+    every step of every legal play is one the kernel allows."""
+    one_die = several = 0
+    for pos in (_random_position(seed) for seed in range(400, 700)):
+        for die in range(1, 7):
+            steps = {(src, die_step(pos.me, pos.opp, src, die) & POINT) for src in range(1, 26)
+                     if die_step(pos.me, pos.opp, src, die) >= 0}
+            after_one = {apply_step(pos, src, dst)[0] for src, dst in steps}
+            assert die_playable(pos, die) == bool(steps)
+            most = max_dice_playable(pos, die, die)
+            assert (most > 0) == bool(steps)
+            plays = legal_plays(pos, die, die)
+            if most == 1:
+                assert set(plays) == after_one
+                one_die += 1
+            for result, play in plays.items():
+                cur = pos
+                for src, dst, hit in play:
+                    t = die_step(cur.me, cur.opp, src, die)
+                    assert t >= 0 and t & POINT == dst and bool(t & HIT) == hit
+                    cur = apply_step(cur, src, dst)[0]
+                assert cur == result
+                several += len(play) > 1
+    assert one_die > 20 and several > 1000
+
+
+# --------------------------------------------------------------------------
+# Resolver: the memos never change an answer
+
+
+def test_a_resolver_answers_what_the_plain_functions_answer():
+    rng = random.Random(5)
+    shared = Resolver()
+    for pos in (_random_position(seed) for seed in range(200)):
+        for _ in range(3):
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            plays = legal_plays(pos, d1, d2)
+            assert shared.legal_plays(pos, d1, d2) == plays
+            for steps in list(plays.values())[:4]:
+                moves = tuple((s, d) for s, d, _h in steps)
+                assert shared.play_in_written_order(pos, moves, d1, d2) == \
+                    play_in_written_order(pos, moves, d1, d2)
+                a, b = shared.resolve_play(pos, moves, d1, d2), resolve_play(pos, moves, d1, d2)
+                assert a == b and a.legal == play_is_legal(pos, d1, d2, b)
+            # asked again, in another order: the same
+            assert shared.legal_plays(pos, d2, d1) == plays
+
+
+def test_play_in_place_leaves_the_sides_as_they_were_when_it_fails():
+    resolver = Resolver()
+    # a blot of the opponent's on my 10; they hold my 7 and my 5
+    pos = P({13: 2, 8: 2, 6: 11}, {10: 1, 7: 2, 5: 2, 1: 10})
+    for moves, dice, marked in [
+        (((13, 10), (13, 7)), (6, 3), None),        # 13/10* then 13/7 is blocked
+        (((13, 10), (8, 6)), (3, 3), None),         # dice left unused: not for the fast path
+        (((13, 10), (8, 6)), (3, 2), frozenset()),  # the hit on 10 is not marked
+        (((13, 10), (8, 6)), (3, 2), frozenset({6})),
+        # two equal steps (the first hits), then 10/7 is blocked
+        (((13, 10), (13, 10), (10, 7), (10, 7)), (3, 3), None),
+    ]:
+        me, opp = list(pos.me), list(pos.opp)
+        assert resolver.play_in_place(me, opp, moves, *dice, marked) is None, moves
+        assert (tuple(me), tuple(opp)) == (pos.me, pos.opp), moves
+    # the second of two equal steps fails: the first is taken back
+    lone = P({13: 1, 6: 14}, {10: 1, 1: 14})
+    me, opp = list(lone.me), list(lone.opp)
+    assert resolver.play_in_place(me, opp, ((13, 10), (13, 10), (6, 3), (6, 3)), 3, 3) is None
+    assert (tuple(me), tuple(opp)) == (lone.me, lone.opp)
+    me, opp = list(pos.me), list(pos.opp)
+    assert resolver.play_in_place(me, opp, ((13, 10), (8, 6)), 3, 2, frozenset({10})) == (10,)
+    assert Position(tuple(me), tuple(opp)) == resolve_play(pos, [(13, 10), (8, 6)], 3, 2).position
+
+
+# --------------------------------------------------------------------------
+# Problems are codes with a message key and fields
+
+
+def test_every_problem_message_is_rendered_from_the_table():
+    pos = P({13: 2, 8: 1, 6: 12}, {1: 15})
+    res = resolve_play(pos, [(8, 6), (13, 12)], 6, 1)
+    assert res.key == "rules.distance.no-die" and res.key in MESSAGES
+    assert res.fields == {"movement": "8/6", "d1": 6, "d2": 1, "pips": 2}
+    assert res.message == render(res.key, res.fields)
+    assert resolve_play(pos, [(13, 7), (8, 7)], 6, 1).message == ""  # no problem
+
+
+# --------------------------------------------------------------------------
+# Outcomes, variants
+
+
+def test_outcomes_are_todays_words_and_know_their_multiplier():
+    assert [o.value for o in Outcome] == ["single", "gammon", "backgammon", "drop", "resign",
+                                          "time", "unfinished"]
+    assert Outcome.GAMMON == "gammon" and f"{Outcome.DROP}" == "drop"
+    assert [Outcome.of_multiplier(n).multiplier for n in (1, 2, 3)] == [1, 2, 3]
+    assert Outcome.DROP.multiplier == 1 and Outcome.TIME.multiplier is None
+    winner = mine({})
+    assert outcome_of(Position(winner, theirs({13: 14, 25: 1, 0: 0}))) is Outcome.BACKGAMMON
+    assert outcome_of(Position(winner, theirs({13: 15, 0: 0}))) is Outcome.GAMMON
+
+
+def test_every_variant_has_its_names_in_one_record():
+    assert [v.key for v in ALL_VARIANTS] == list(VARIANTS)
+    for v in ALL_VARIANTS:
+        assert variant_by_key(v.key) is v and find_variant(v.key) is v
+        assert VARIANTS[v.key] == v.start == start_position(v.key)
+        for alias in v.aliases:
+            assert find_variant(alias) is v
+        if v.variation:   # what a match file's Variation tag says reads back as it
+            assert find_variant(v.variation) is v
+        if v.sgf_rule:    # what gamao writes in RU reads back as it
+            assert variant_of_rule_word(v.sgf_rule.lower()) is v
+        for word in v.rule_words:
+            assert variant_of_rule_word(word) is v
+    assert variant_of_rule_word("hypergammon") is variant_by_key("hypergammon3")
+    assert variant_by_key("longgammon").sgf_rule is None   # gnubg has none: a set-up node
+    assert variant_by_key("backgammon").variation is None
+
+
+# --------------------------------------------------------------------------
+# The cube and the turn (rules/cube.py): every transition and refusal
+
+
+def whys(refusals) -> list:
+    return [r.why for r in refusals]
+
+
+def test_the_opening_roll_then_turns_alternate():
+    cube = CubeState()
+    assert cube.turn is None
+    assert whys(cube.roll(1)) == [Why.OPENING] and cube.turn == 1
+    cube.end_turn()
+    assert cube.turn == 0 and cube.roll(0) == []
+    cube.end_turn()
+    [r] = cube.roll(0)   # it is player 1's turn
+    assert (r.why, r.player, cube.turn) == (Why.OUT_OF_TURN, 1, 0)
+
+
+def test_a_double_taken_turns_the_cube_to_the_taker():
+    cube = CubeState()
+    cube.roll(0)
+    cube.end_turn()                                  # player 1 on roll
+    assert cube.may_double(1) is None
+    assert cube.double(1, 2, "D") == [] and cube.pending.offerer == 1
+    assert cube.pending.kind is Offer.DOUBLE and cube.pending.offer == "D"
+    assert (cube.value, cube.owner, cube.turned) == (1, None, False)
+    assert cube.take(0) == []
+    assert (cube.value, cube.owner, cube.turned, cube.pending) == (2, 0, True, None)
+    # the owner redoubles on their turn, the other may not
+    cube.end_turn()
+    assert cube.turn == 0 and cube.may_double(0) is None
+    assert cube.may_double(1).why is Why.NOT_YOUR_TURN
+    assert cube.double(0, 4) == [] and cube.take(1) == [] and (cube.value, cube.owner) == (4, 1)
+
+
+def test_a_double_dropped_wins_for_the_doubler():
+    cube = CubeState()
+    cube.roll(0)
+    cube.double(0, None)
+    assert cube.drop(1) == (0, []) and cube.pending is None and cube.value == 1
+
+
+def test_who_may_not_double():
+    assert CubeState(enabled=False).may_double(0).why is Why.NO_CUBE
+    assert CubeState(crawford=True, turn=0).may_double(0).why is Why.CRAWFORD
+    assert CubeState().may_double(0).why is Why.BEFORE_OPENING
+    waiting = CubeState(turn=0)
+    waiting.double(0, None)
+    assert waiting.may_double(0).why is Why.PENDING
+    other = CubeState(turn=1)
+    assert (other.may_double(0).why, other.may_double(0).player) == (Why.NOT_YOUR_TURN, 1)
+    owned = CubeState(turn=0, owner=1, value=2)
+    assert (owned.may_double(0).why, owned.may_double(0).player) == (Why.NOT_OWNER, 1)
+    assert owned.may_double(1) is None or owned.may_double(1).why is Why.NOT_YOUR_TURN
+
+
+def test_a_refused_double_still_waits_for_an_answer():
+    cube = CubeState(turn=1, owner=1, value=2)
+    assert whys(cube.double(0, 8)) == [Why.NOT_YOUR_TURN, Why.WRONG_VALUE]
+    assert cube.pending.offerer == 0 and cube.turn == 0   # the doubler is then on roll
+    [wrong] = CubeState(turn=0).double(0, 3)
+    assert (wrong.why, wrong.offer) == (Why.WRONG_VALUE, 1)   # the cube before the double
+
+
+def test_answers_with_nothing_to_answer():
+    cube = CubeState(turn=0)
+    assert whys(cube.take(1)) == [Why.NOTHING_TO_ANSWER]
+    assert cube.drop(1) == (None, [cube.take(1)[0]])
+    cube.double(0, None)
+    assert whys(cube.take(0)) == [Why.NOTHING_TO_ANSWER]   # the doubler cannot take
+    [r] = cube.redouble(1, Offer.RACCOON, None)            # a raccoon answers a beaver
+    assert (r.why, r.offer) == (Why.NOTHING_TO_ANSWER, Offer.BEAVER)
+    assert cube.pending.kind is Offer.DOUBLE and cube.value == 1   # nothing changed
+
+
+def test_beaver_and_raccoon():
+    cube = CubeState(turn=0, money=True)
+    cube.double(0, 2)
+    assert cube.redouble(1, Offer.BEAVER, 4) == []        # takes at 2, redoubles to 4
+    assert (cube.value, cube.turned, cube.pending.offerer, cube.pending.kind) == \
+        (2, True, 1, Offer.BEAVER)
+    assert cube.redouble(0, Offer.RACCOON, 8) == []
+    assert cube.value == 4 and cube.pending.kind is Offer.RACCOON
+    assert cube.take(1) == [] and (cube.value, cube.owner) == (8, 0)   # the raccoon's maker
+    [r] = CubeState(turn=0, money=True, value=1).redouble(1, Offer.BEAVER, 4)
+    assert r.why is Why.NOTHING_TO_ANSWER
+
+
+def test_beavers_are_for_money_play_under_rules_that_allow_them():
+    for state, why in ((CubeState(turn=0), Why.BEAVER_IN_MATCH),
+                       (CubeState(turn=0, money=True, beavers=False), Why.BEAVER_BY_RULES)):
+        state.double(0, None)
+        assert whys(state.redouble(1, Offer.BEAVER, 4)) == [why]
+        assert state.value == 2   # replayed as written all the same
+    wrong = CubeState(turn=0, money=True)
+    wrong.double(0, None)
+    [r] = wrong.redouble(1, Offer.BEAVER, 8)
+    assert (r.why, r.offer) == (Why.WRONG_VALUE, 2)   # the cube after the take
+
+
+def test_a_roll_settles_what_waits():
+    # the doubler of a beaver rolling on accepts it (GNU Backgammon writes no take)
+    cube = CubeState(turn=0, money=True)
+    cube.double(0, None)
+    cube.redouble(1, Offer.BEAVER, None)
+    assert cube.roll(0) == [] and (cube.value, cube.owner, cube.pending) == (4, 1, None)
+    # a double never answered
+    cube = CubeState(turn=0)
+    cube.double(0, None)
+    [r] = cube.roll(0)
+    assert (r.why, r.player, cube.pending, cube.value) == (Why.UNANSWERED, 0, None, 1)
+    # the beaver's own maker rolling: never answered either
+    cube = CubeState(turn=0, money=True)
+    cube.double(0, None)
+    cube.redouble(1, Offer.BEAVER, None)
+    assert [(r.why, r.player) for r in cube.roll(1)] == [(Why.UNANSWERED, 1),
+                                                         (Why.OUT_OF_TURN, 0)]
+
+
+def test_the_crawford_game():
+    assert crawford_game(5, (4, 2), True, False, False)
+    assert not crawford_game(5, (4, 2), True, True, False)      # already played
+    assert not crawford_game(5, (4, 2), False, False, False)    # no Crawford rule
+    assert not crawford_game(5, (4, 2), True, False, True)      # never the first game
+    assert not crawford_game(0, (4, 2), True, False, False)     # money play
+    assert not crawford_game(5, (3, 2), True, False, False)     # nobody at match point
+
+
+# --------------------------------------------------------------------------
+# The rules know nothing of formats, rendering, the command line or the replay
+
+
+def test_the_rules_import_nothing_of_formats_render_cli_or_replay():
+    import ast
+    from pathlib import Path
+
+    import gamao_cli.rules
+
+    forbidden = ("gamao_cli.formats", "gamao_cli.render", "gamao_cli.cli", "gamao_cli.replay")
+    folder = Path(gamao_cli.rules.__file__).parent
+    files = sorted(folder.glob("*.py"))
+    assert len(files) >= 8
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:   # relative: from the rules package, or above it
+                    base = "gamao_cli.rules" if node.level == 1 else "gamao_cli"
+                    mod = f"{base}.{node.module}" if node.module else base
+                    names = [mod] + ([f"{mod}.{a.name}" for a in node.names] if node.level > 1
+                                     else [])
+                else:
+                    names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            for name in names:
+                assert not name.startswith(forbidden), f"{path.name} imports {name}"

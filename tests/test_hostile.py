@@ -574,9 +574,31 @@ def test_a_big_file_is_read_match_by_match_with_true_line_numbers(tmp_path, monk
         return real(chunks, path, reader)
 
     monkeypatch.setattr(streaming, "iter_chunk_matches", spy)
+    monkeypatch.setattr(streaming, "BATCH_CHARS", 0)   # one match a chunk
     assert outcome(str(p)) == whole
     assert calls == [12]
     assert len(whole[1]) == 12 and sum(d[0] == "GM202" for d in whole[2]) == 3
+    # in batches of about 3 matches: the same
+    monkeypatch.setattr(streaming, "BATCH_CHARS", len(text) // 4)
+    calls.clear()
+    assert outcome(str(p)) == whole
+    assert 3 <= calls[0] <= 5
+
+
+def test_many_one_line_matches_are_read_in_batches(tmp_path, monkeypatch):
+    """400,000 one-line matches took 33 s read one by one (a parse per
+    match): matches are read in batches, with the same result and lines."""
+    text = "".join(f" {i % 7} point match\n" for i in range(30_000)) + " 1 point match\n Game x\n"
+    p = tmp_path / "many.mat"
+    p.write_text(text, encoding="utf-8")
+    whole = outcome(str(p))
+    assert whole[0] and whole[2][0][1] == 30_002   # the error, on its line
+    monkeypatch.setattr(loading, "STREAM_MIN_BYTES", 0)
+    assert outcome(str(p)) == whole
+    p.write_text(text[:text.rindex(" 1 point")], encoding="utf-8")
+    r = check_file(str(p))
+    assert not r.unreadable and len(r.matches) == 30_000
+    assert [mt.length for mt in r.matches[:8]] == [0, 1, 2, 3, 4, 5, 6, 0]
 
 
 @pytest.mark.parametrize("damage", ["game-line-at-the-end", "tag-in-a-game", "garbage", "cut"])

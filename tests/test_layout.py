@@ -125,7 +125,9 @@ FORBIDDEN = {
     "gamao_cli.formats": ("gamao_cli.render", "gamao_cli.tables", "gamao_cli.cli"),
     "gamao_cli.messages": tuple(f"gamao_cli.{p}" for p in ("model", "rules", "formats", "replay",
                                                           "ids", "render", "tables", "cli")),
-    "gamao_cli.errors": ("gamao_cli.",),
+    # the errors render their messages from the one table, and know nothing else
+    "gamao_cli.errors": tuple(f"gamao_cli.{p}" for p in ("model", "rules", "formats", "replay",
+                                                        "ids", "render", "tables", "cli")),
 }
 
 

@@ -14,7 +14,7 @@ import os
 import stat
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Protocol, Sequence
 
 from gamao_cli.errors import InputError
 
@@ -77,8 +77,8 @@ class Source:
             return None
         return st.st_size if stat.S_ISREG(st.st_mode) else None
 
-    def _fail(self, exc: OSError, what: str = "cannot read") -> InputError:
-        return InputError(path=self.label, message=f"{what}: {textio.os_reason(exc)}")
+    def _fail(self, exc: OSError, key: str = "GM004.cannot-read") -> InputError:
+        return textio.cannot_read(self.label, exc, key)
 
     def read_bytes(self) -> bytes:
         """Every byte of the input (standard input is read once and kept)."""
@@ -87,7 +87,7 @@ class Source:
                 try:
                     self._data = sys.stdin.buffer.read()
                 except OSError as exc:
-                    raise self._fail(exc, "cannot read standard input") from None
+                    raise self._fail(exc, "GM004.cannot-read-stdin") from None
             else:
                 return textio.read_file_bytes(self.path)
         return self._data
@@ -150,21 +150,110 @@ class Note:
         return self.message
 
 
-@dataclass
 class WriteResult:
-    """A writer's output: the ``text`` (or ``data`` for a binary format),
-    its coded ``notes``, and how many errors the replay found in what was
-    written (``gamao convert --strict`` refuses to write those)."""
+    """A writer's output: the data (text, or bytes for a binary format), its
+    coded ``notes``, and how many errors the replay found in what was written
+    (``gamao convert --strict`` refuses to write those).
 
-    text: str = ""
-    notes: list[Note] = field(default_factory=list)
-    errors: int = 0
-    data: bytes | None = None
+    The data may be given whole (``text``, ``data``) or as ``chunks``, an
+    iterable (a generator) that makes it piece by piece, so that a big match
+    is written in bounded memory: :meth:`iter_chunks` hands the pieces over
+    as they are made (once), :func:`~gamao_cli.formats.textio.atomic_write`
+    takes them. A writer making chunks adds its notes and errors as it goes:
+    they are complete once the chunks are consumed. Reading :attr:`text`,
+    :attr:`data`, :attr:`notes`, :attr:`errors` or :attr:`warnings` while
+    chunks are pending makes the whole output at once (what small outputs
+    and callers that need the notes first do).
 
+    >>> r = WriteResult(chunks=iter(["a", "b"]))
+    >>> list(r.iter_chunks()), r.consumed
+    (['a', 'b'], True)
+    >>> WriteResult(chunks=iter(["a", "b"])).text
+    'ab'
+    """
+
+    def __init__(self, text: str = "", notes: list[Note] | None = None, errors: int = 0,
+                 data: bytes | None = None, chunks: "Iterable[str | bytes] | None" = None):
+        self._text = text
+        self._notes: list[Note] = list(notes or [])
+        self._errors = errors
+        self._data = data
+        self._chunks = iter(chunks) if chunks is not None else None
+        self.consumed = chunks is None   # whether the data is all made
+
+    # -- what a writer fills in --------------------------------------------
     def note(self, note: Note) -> None:
         """Add ``note`` unless an equal one is already there."""
-        if note not in self.notes:
-            self.notes.append(note)
+        if note not in self._notes:
+            self._notes.append(note)
+
+    def add_errors(self, n: int) -> None:
+        self._errors += n
+
+    def set_chunks(self, chunks: "Iterable[str | bytes]") -> None:
+        """Make the data from ``chunks`` (a writer's generator, which fills
+        in the notes and errors as it goes)."""
+        self._chunks = iter(chunks)
+        self.consumed = False
+
+    # -- what a caller reads -------------------------------------------------
+    def iter_chunks(self) -> Iterator[str | bytes]:
+        """The data, piece by piece; chunks pending are made as they are
+        taken (and not kept)."""
+        if self._chunks is None:
+            yield self._data if self._data is not None else self._text
+            return
+        chunks, self._chunks = self._chunks, None
+        for chunk in chunks:
+            yield chunk
+        self.consumed = True
+
+    def _make(self) -> None:
+        if self._chunks is None:
+            return
+        parts = list(self.iter_chunks())
+        if parts and isinstance(parts[0], bytes):
+            self._data = b"".join(parts)   # type: ignore[arg-type]
+        else:
+            self._text = "".join(parts)    # type: ignore[arg-type]
+
+    @property
+    def text(self) -> str:
+        self._make()
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._chunks = None
+        self.consumed = True
+        self._text = value
+
+    @property
+    def data(self) -> bytes | None:
+        self._make()
+        return self._data
+
+    @data.setter
+    def data(self, value: bytes | None) -> None:
+        self._chunks = None
+        self.consumed = True
+        self._data = value
+
+    @property
+    def notes(self) -> list[Note]:
+        if not self.consumed:
+            self._make()
+        return self._notes
+
+    @property
+    def errors(self) -> int:
+        if not self.consumed:
+            self._make()
+        return self._errors
+
+    @errors.setter
+    def errors(self, value: int) -> None:
+        self._errors = value
 
     @property
     def warnings(self) -> list[str]:

@@ -44,9 +44,10 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 
 from gamao_cli.errors import EncodingProblem, InputError, OutputError
+from gamao_cli.messages import Msg
 
 __all__ = ["decode_bytes", "read_text", "atomic_write", "normalise_newlines",
            "DecodedFile", "open_decoded"]
@@ -69,8 +70,33 @@ def normalise_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _describe_byte(data: bytes, offset: int) -> str:
-    return f"byte 0x{data[offset]:02X}" if offset < len(data) else "end of data"
+def _byte_msg(b: bytes) -> Msg:
+    """A byte (``b``: one byte, or none at the end of the data), in words."""
+    return Msg("byte.hex", {"byte": b[0]}) if b else Msg("byte.end", {})
+
+
+def _describe_byte(data: bytes, offset: int) -> Msg:
+    return _byte_msg(data[offset:offset + 1])
+
+
+#: The message key of each reason a UnicodeDecodeError gives for UTF-16.
+_UNICODE_REASONS = {
+    "illegal encoding": "unicode.illegal-encoding",
+    "illegal UTF-16 surrogate": "unicode.illegal-surrogate",
+    "unexpected end of data": "unicode.end-of-data",
+    "truncated data": "unicode.odd-bytes",
+}
+
+
+def _reason_msg(reason: str) -> Msg:
+    key = _UNICODE_REASONS.get(reason)
+    return Msg(key, {}) if key else Msg("unicode.other", {"reason": reason})
+
+
+def _nul_or_control(path: str, b: int, offset: int) -> EncodingProblem:
+    if b == 0:
+        return EncodingProblem(path=path, key="GM003.nul", offset=offset)
+    return EncodingProblem(path=path, key="GM003.control", fields={"byte": b}, offset=offset)
 
 
 def _control_problem(text: str) -> int | None:
@@ -80,14 +106,8 @@ def _control_problem(text: str) -> int | None:
     return next(i for i, ch in enumerate(text) if ch in _BAD_CONTROLS)
 
 
-def _binary_problem(path: str, data: bytes, offset: int, what: str = "") -> EncodingProblem:
-    b = data[offset]
-    kind = "a NUL byte" if b == 0 else f"control byte 0x{b:02X}"
-    return EncodingProblem(
-        path=path,
-        message=f"not a text file: {kind}{what} (binary data?)",
-        offset=offset,
-    )
+def _binary_problem(path: str, data: bytes, offset: int) -> EncodingProblem:
+    return _nul_or_control(path, data[offset], offset)
 
 
 # What a file in UTF-8 after a byte order mark, or in UTF-16, that is not
@@ -95,15 +115,16 @@ def _binary_problem(path: str, data: bytes, offset: int, what: str = "") -> Enco
 # piece (DecodedFile), so both paths make it here.
 
 def _invalid_text(path: str, codec: str, how: str, reason: str, offset: int,
-                  what: str) -> EncodingProblem:
-    """Bytes that do not decode in ``codec`` at ``offset`` (``what``: the
-    byte there, described)."""
+                  what: Msg) -> EncodingProblem:
+    """Bytes that do not decode in ``codec`` at ``offset`` (``how``: "bom" or
+    "no-bom", whether a byte order mark came first; ``what``: the byte there,
+    described)."""
     if codec == "utf-8":
-        message = f"invalid UTF-8 after a UTF-8 byte order mark: {what}"
-    else:
-        reason = "odd number of bytes" if reason == "truncated data" else reason
-        message = f"invalid {codec.upper()} ({how}): {reason} at {what}"
-    return EncodingProblem(path=path, message=message, offset=offset)
+        return EncodingProblem(path=path, key="GM003.utf8-after-bom", fields={"at": what},
+                               offset=offset)
+    return EncodingProblem(path=path, key="GM003.utf16", offset=offset, fields={
+        "codec": codec.upper(), "how": Msg("utf16." + how, {}), "reason": _reason_msg(reason),
+        "at": what})
 
 
 def _control_in_text(path: str, text: str, index: int, codec: str, start: int) -> EncodingProblem:
@@ -113,11 +134,9 @@ def _control_in_text(path: str, text: str, index: int, codec: str, start: int) -
     ch = text[index]
     offset = start + len(text[:index].encode(codec, "surrogatepass"))
     if codec == "utf-8":
-        kind = "a NUL byte" if ch == "\x00" else f"control byte 0x{ord(ch):02X}"
-        message = f"not a text file: {kind} (binary data?)"
-    else:
-        message = f"not a text file: control character U+{ord(ch):04X} in {codec.upper()} text"
-    return EncodingProblem(path=path, message=message, offset=offset)
+        return _nul_or_control(path, ord(ch), offset)
+    return EncodingProblem(path=path, key="GM003.control-char",
+                           fields={"char": ord(ch), "codec": codec.upper()}, offset=offset)
 
 
 def _decode_utf16(data: bytes, path: str, codec: str, start: int, how: str) -> tuple[str, str]:
@@ -185,15 +204,15 @@ def decode_bytes(data: bytes, path: str) -> tuple[str, str]:
             raise _control_in_text(path, text, bad, "utf-8", 3)
         return normalise_newlines(text), "utf-8-sig"
     if data.startswith(codecs.BOM_UTF16_LE):
-        return _decode_utf16(data, path, "utf-16-le", 2, "after a byte order mark")
+        return _decode_utf16(data, path, "utf-16-le", 2, "bom")
     if data.startswith(codecs.BOM_UTF16_BE):
-        return _decode_utf16(data, path, "utf-16-be", 2, "after a byte order mark")
+        return _decode_utf16(data, path, "utf-16-be", 2, "bom")
 
     if 0 in data:
         guess = guess_utf16(data)
         if guess is not None:
             try:
-                return _decode_utf16(data, path, guess, 0, "without a byte order mark")
+                return _decode_utf16(data, path, guess, 0, "no-bom")
             except EncodingProblem:
                 pass  # not UTF-16 after all: report the bytes below
 
@@ -262,14 +281,14 @@ class _StreamCheck:
         return self.bad_control
 
 
-def _describe_byte_at(path: str, offset: int) -> str:
+def _describe_byte_at(path: str, offset: int) -> Msg:
     try:
         with open(path, "rb") as fh:
             fh.seek(offset)
             b = fh.read(1)
     except OSError:
         b = b""
-    return f"byte 0x{b[0]:02X}" if b else "end of data"
+    return _byte_msg(b)
 
 
 class DecodedFile:
@@ -294,7 +313,7 @@ class DecodedFile:
                 raise IsADirectoryError(errno.EISDIR, "Is a directory", self.path)
             return _open_for_reading(self.path)
         except OSError as e:
-            raise InputError(path=self.path, message=f"cannot read: {os_reason(e)}") from None
+            raise cannot_read(self.path, e) from None
 
     def _chunks(self, skip: int = 0, limit: int | None = None) -> Iterator[bytes]:
         """The file's bytes from ``skip``, in chunks; at most up to byte
@@ -313,7 +332,7 @@ class DecodedFile:
                     at += len(chunk)
                     yield chunk
             except OSError as e:
-                raise InputError(path=self.path, message=f"cannot read: {os_reason(e)}") from None
+                raise cannot_read(self.path, e) from None
 
     def _head(self) -> bytes:
         fh = self._open()
@@ -321,7 +340,7 @@ class DecodedFile:
             try:
                 return fh.read(4)
             except OSError as e:
-                raise InputError(path=self.path, message=f"cannot read: {os_reason(e)}") from None
+                raise cannot_read(self.path, e) from None
 
     def _check_codec(self, codec: str, start: int, how: str) -> None:
         check = _StreamCheck(self.path, codec, start, how)
@@ -340,11 +359,11 @@ class DecodedFile:
             self.size = None
         head = self._head()
         if head.startswith(codecs.BOM_UTF8):
-            self._check_codec("utf-8", 3, "after a byte order mark")
+            self._check_codec("utf-8", 3, "bom")
             return "utf-8-sig", 3
         for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
             if head.startswith(bom):
-                self._check_codec(codec, 2, "after a byte order mark")
+                self._check_codec(codec, 2, "bom")
                 return codec, 2
         size = 0
         even_zero = odd_zero = 0
@@ -378,15 +397,12 @@ class DecodedFile:
             guess = _guess_utf16_counts(size, even_zero, odd_zero)
             if guess is not None:
                 try:
-                    self._check_codec(guess, 0, "without a byte order mark")
+                    self._check_codec(guess, 0, "no-bom")
                     return guess, 0
                 except EncodingProblem:
                     pass  # not UTF-16 after all: report the bytes below
         if first_bad is not None:
-            b = self._byte_at(first_bad)
-            kind = "a NUL byte" if b == 0 else f"control byte 0x{b:02X}"
-            raise EncodingProblem(path=self.path, message=f"not a text file: {kind} (binary data?)",
-                                  offset=first_bad)
+            raise _nul_or_control(self.path, self._byte_at(first_bad), first_bad)
         return ("utf-8" if utf8_ok else "cp1252"), 0
 
     def _byte_at(self, offset: int) -> int:
@@ -411,9 +427,8 @@ class DecodedFile:
             yield decoder.decode(b"", True)
         except UnicodeDecodeError as e:
             # the first pass found none: the file was changed in between
-            raise EncodingProblem(path=self.path, offset=at,
-                                  message=f"the file changed while it was read (invalid "
-                                  f"{codec.upper()} near here: {e.reason})") from None
+            raise EncodingProblem(path=self.path, offset=at, key="GM003.changed",
+                                  fields={"codec": codec.upper(), "reason": e.reason}) from None
 
     def pieces(self) -> Iterator[str]:
         """Decoded pieces with every line ending turned into ``"\\n"``."""
@@ -458,16 +473,27 @@ def open_decoded(path: str | os.PathLike[str], chunk_size: int = CHUNK_SIZE) -> 
     return DecodedFile(path, chunk_size)
 
 
-def os_reason(e: OSError) -> str:
+def os_reason_msg(e: OSError) -> Msg:
+    """Why the operating system refused, as a message of :mod:`gamao_cli.messages`."""
     if isinstance(e, FileNotFoundError):
-        return "no such file or directory"
+        return Msg("os.not-found", {})
     if isinstance(e, IsADirectoryError):
-        return "is a directory"
+        return Msg("os.is-a-directory", {})
     if isinstance(e, PermissionError):
-        return "permission denied"
+        return Msg("os.permission", {})
     if isinstance(e, NotADirectoryError):
-        return "a component of the path is not a directory"
-    return e.strerror or str(e)
+        return Msg("os.not-a-directory", {})
+    return Msg("os.other", {"strerror": e.strerror or str(e)})
+
+
+def os_reason(e: OSError) -> str:
+    """Why the operating system refused, in words."""
+    return str(os_reason_msg(e))
+
+
+def cannot_read(path: str, e: OSError, key: str = "GM004.cannot-read") -> InputError:
+    """The input error of a file the operating system does not let gamao read."""
+    return InputError(path=path, key=key, fields={"reason": os_reason_msg(e)})
 
 
 def _nonblocking_opener(path: str, flags: int) -> int:
@@ -496,7 +522,7 @@ def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
         with _open_for_reading(label) as fh:
             return fh.read()
     except OSError as e:
-        raise InputError(path=label, message=f"cannot read: {os_reason(e)}") from None
+        raise cannot_read(label, e) from None
 
 
 def read_file_head(path: str | os.PathLike[str], size: int) -> bytes:
@@ -508,7 +534,7 @@ def read_file_head(path: str | os.PathLike[str], size: int) -> bytes:
         with _open_for_reading(label) as fh:
             return fh.read(size)
     except OSError as e:
-        raise InputError(path=label, message=f"cannot read: {os_reason(e)}") from None
+        raise cannot_read(label, e) from None
 
 
 def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
@@ -521,7 +547,7 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
         try:
             data = sys.stdin.buffer.read()
         except OSError as e:
-            raise InputError(path=label, message=f"cannot read standard input: {os_reason(e)}") from None
+            raise cannot_read(label, e, "GM004.cannot-read-stdin") from None
         return decode_bytes(data, label)
     return decode_bytes(read_file_bytes(path), os.fspath(path))
 
@@ -568,13 +594,32 @@ def _write_stdout(data: str | bytes, encoding: str) -> None:
         raise OutputError(f"<stdout>: cannot write: {os_reason(e)}") from None
 
 
+def _encoded(chunks: Iterable[str | bytes], encoding: str, label: str) -> Iterator[bytes]:
+    """Each chunk as bytes (a ``str`` encoded with ``encoding``)."""
+    for chunk in chunks:
+        if isinstance(chunk, str):
+            try:
+                yield chunk.encode(encoding)
+            except UnicodeEncodeError as e:
+                raise OutputError(f"{label}: cannot encode {e.object[e.start:e.end]!r} in "
+                                  f"{encoding}; nothing was written") from None
+            except LookupError:
+                raise OutputError(f"{label}: unknown encoding {encoding!r}; nothing was "
+                                  "written") from None
+        elif isinstance(chunk, (bytes, bytearray, memoryview)):
+            yield bytes(chunk)
+        else:
+            raise TypeError(f"atomic_write needs str or bytes, not {type(chunk).__name__}")
+
+
 def atomic_write(
     path: str | os.PathLike[str],
-    data: str | bytes,
+    data: "str | bytes | Iterable[str | bytes]",
     *,
     force: bool = False,
     encoding: str = "utf-8",
-) -> None:
+    commit: "Callable[[], bool] | None" = None,
+) -> bool:
     """Write ``data`` to ``path`` atomically (``"-"`` writes to standard output).
 
     The data go to a temporary file in the target's folder, which is flushed,
@@ -587,11 +632,26 @@ def atomic_write(
     ``/dev/full``, a FIFO) is written to directly, never replaced; a block
     device or socket is refused.
     A ``str`` is encoded with ``encoding``; newlines are written as given.
+
+    ``data`` may also be an iterable of ``str`` or ``bytes`` chunks (a
+    writer's :meth:`~gamao_cli.formats.base.WriteResult.iter_chunks`): each
+    is written as it comes, so the whole output is never in memory; an
+    exception the iterable raises (a writer refusing midway) leaves nothing
+    behind, as any failure does. ``commit``, when given, is asked once every
+    byte is in the temporary file: ``False`` (say, the writer found errors
+    and ``--strict`` is on) removes it and leaves the target as it was.
+    Returns whether the target was written. (Standard output and devices
+    are written as the chunks come; ``commit`` cannot take back what they
+    got.)
     """
+    chunked = not isinstance(data, (str, bytes, bytearray, memoryview))
     if isinstance(path, str) and path == "-":
-        _write_stdout(data, encoding)
-        return
-    if isinstance(data, str):
+        for chunk in (data if chunked else [data]):
+            _write_stdout(chunk, encoding)
+        return True
+    if chunked:
+        payloads: Iterable[bytes] = _encoded(data, encoding, os.fspath(path))
+    elif isinstance(data, str):
         try:
             payload = data.encode(encoding)
         except UnicodeEncodeError as e:
@@ -600,10 +660,10 @@ def atomic_write(
             ) from None
         except LookupError:
             raise OutputError(f"{os.fspath(path)}: unknown encoding {encoding!r}; nothing was written") from None
-    elif isinstance(data, (bytes, bytearray, memoryview)):
-        payload = bytes(data)
     else:
-        raise TypeError(f"atomic_write needs str or bytes, not {type(data).__name__}")
+        payload = bytes(data)
+    if not chunked:
+        payloads = [payload]
 
     label = os.fspath(path)
     try:
@@ -611,8 +671,8 @@ def atomic_write(
     except OSError:
         st = None
     if st is not None and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
-        _write_special(label, st, payload)
-        return
+        _write_special(label, st, payloads)
+        return True
     target = Path(label)
     if target.is_symlink():  # write through the link, keep the link
         target = Path(os.path.realpath(target))
@@ -641,7 +701,8 @@ def atomic_write(
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
         step = "write"
-        _write_all(fd, payload)
+        for piece in payloads:
+            _write_all(fd, piece)
         step = "flush to disk"
         os.fsync(fd)
         step = "set permissions"
@@ -649,6 +710,8 @@ def atomic_write(
         step = "close"
         os.close(fd)
         fd = -1
+        if commit is not None and not commit():
+            return False   # the temporary file goes (finally, below)
         step = "rename the temporary file onto the target"
         if force:
             os.replace(tmp, target)
@@ -686,9 +749,10 @@ def atomic_write(
             except OSError:
                 pass
     _fsync_dir(folder)
+    return True
 
 
-def _write_special(label: str, st: os.stat_result, payload: bytes) -> None:
+def _write_special(label: str, st: os.stat_result, payloads: Iterable[bytes]) -> None:
     """Write to an existing character device or pipe (``/dev/null``,
     ``/dev/stdout``, a FIFO): there is no file to replace, so the data go
     straight to it (``--force`` is not needed). Anything else that is not a
@@ -709,7 +773,8 @@ def _write_special(label: str, st: os.stat_result, payload: bytes) -> None:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         step = "write"
-        _write_all(fd, payload)
+        for piece in payloads:
+            _write_all(fd, piece)
     except OSError as e:
         raise OutputError(f"{label}: cannot {step}: {os_reason(e)}") from None
     finally:

@@ -21,8 +21,11 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from gamao_cli.errors import DamagedFile, EncodingProblem, InputError, NotAMatchFile, SyntaxProblem
+from gamao_cli.errors import (DamagedFile, EncodingProblem, InputError, NotAMatchFile,
+                              SchemaProblem, SyntaxProblem)
 from gamao_cli.formats import iter_path
+
+from gamao_cli.messages import render, render_input
 
 from .diagnostics import Diagnostic, SeverityCounts
 from .replay import validate_match
@@ -75,25 +78,45 @@ class FileCheck(SeverityCounts):
 
 
 def input_error_diagnostic(exc: InputError) -> Diagnostic:
-    """The diagnostic for a file that could not be read as a record."""
+    """The diagnostic for a file that could not be read as a record.
+
+    Its ``key`` and ``fields`` are the error's, with what the message adds
+    to them: ``found`` (the text found there), ``expected`` (the message
+    keys of what would have been fine) and ``at_byte`` (the byte offset, when
+    there is no line); :func:`gamao_cli.messages.render_input` renders the
+    whole message from them.
+    """
     if isinstance(exc, NotAMatchFile):
         code = "GM002"
     elif isinstance(exc, EncodingProblem):
         code = "GM003"
     elif isinstance(exc, DamagedFile):
         code = "GM006"
+    elif isinstance(exc, SchemaProblem):
+        code = "GM007"
     elif isinstance(exc, SyntaxProblem):
         code = "GM001"
     else:
         code = "GM004"
-    message = exc.message
+    fields = dict(exc.fields)
     if exc.text:
-        message += f" (found {exc.text!r})"
+        fields["found"] = exc.text
     if exc.expected:
-        message += "; expected " + ", ".join(exc.expected)
+        fields["expected"] = list(exc.expected_keys) if exc.expected_keys else list(exc.expected)
     if exc.offset is not None and exc.line is None:
-        message += f" (at byte {exc.offset})"
-    return Diagnostic(code, message, path=exc.path, line=exc.line, column=exc.column)
+        fields["at_byte"] = exc.offset
+    if exc.key is not None:
+        message = render_input(exc.key, fields)
+    else:  # an error made without a key: its words as they are
+        message = exc.message
+        if exc.text:
+            message += " " + render("input.found", {"text": exc.text})
+        if exc.expected:
+            message += "; " + render("input.expected", {"words": ", ".join(exc.expected)})
+        if "at_byte" in fields:
+            message += " " + render("input.at-byte", {"offset": exc.offset})
+    return Diagnostic(code, message, path=exc.path, line=exc.line, column=exc.column,
+                      key=exc.key, fields=fields)
 
 
 def _selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | None) -> bool:
@@ -110,9 +133,11 @@ def internal_error_diagnostic(exc: BaseException, path: str, where: str,
     what = f"{type(exc).__name__}: {exc}"
     if len(what) > 300:
         what = what[:300] + "..."
-    return Diagnostic("GM004", f"internal error while {where} this file ({what}); this is a bug "
-                      "in gamao: please report it with the file (GAMAO_DEBUG=1 shows the "
-                      "traceback)", path=path, line=line)
+    if where in ("reading", "checking"):
+        return Diagnostic("GM004", key=f"GM004.internal-{where}", fields={"error": what},
+                          path=path, line=line)
+    return Diagnostic("GM004", key="GM004.internal", fields={"where": where, "error": what},
+                      path=path, line=line)
 
 
 def _debugging() -> bool:

@@ -6,24 +6,38 @@ player) and a message a player understands. Illegal plays also carry the
 dice, the play as written and up to five legal plays in the same notation.
 
 The codes and the words of every message are in one table,
-:mod:`gamao_cli.messages`.
+:mod:`gamao_cli.messages`: a diagnostic carries its message ``key`` (its
+code, or ``CODE.variant``) and the ``fields`` of the message, and its
+``message`` is the table's template rendered with them (what another
+language needs is another table).
+
+>>> d = Diagnostic("GM213", key="GM213", fields={"player": "Ann", "turn": Msg("player.right", {})})
+>>> d.message
+"Ann rolls, but it is the right player's turn"
+>>> d.to_dict()["fields"]
+{'player': 'Ann', 'turn': {'key': 'player.right', 'fields': {}}}
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from gamao_cli.i18n import _
-from gamao_cli.messages import (CODES, ERROR, INFO, WARNING, CodeInfo,  # noqa: F401
-                                Msg, canonical_code, render, severity_word)
+from gamao_cli.messages import (CODES, ERROR, INFO, WARNING, CodeInfo, Msg,  # noqa: F401
+                                canonical_code, render, severity_word)
 
 
 @dataclass
 class Diagnostic:
-    """One finding, located as precisely as the record allows."""
+    """One finding, located as precisely as the record allows.
+
+    Made with ``key`` and ``fields``, its ``message`` is rendered from the
+    message table; one made with a ``message`` of its own (and no key) says
+    just that.
+    """
 
     code: str
-    message: str
+    message: str = ""
     path: str = ""
     line: int | None = None
     column: int | None = None
@@ -35,8 +49,10 @@ class Diagnostic:
     legal: list[str] = field(default_factory=list)
     severity: str = ""
     category: str = ""
-    key: str | None = None        # the message's key in gamao_cli.messages (CODE or CODE.variant)
-    fields: dict[str, Any] | None = None   # the parameters of the message
+    # the message's key in gamao_cli.messages (a code, or CODE.variant) and
+    # its fields, from which the message can be rendered in another language
+    key: str | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.code = canonical_code(self.code)  # a renumbered code gets its new number
@@ -45,11 +61,14 @@ class Diagnostic:
             self.severity = info.severity
         if not self.category:
             self.category = info.category
+        if self.key and not self.message:
+            self.message = render(self.key, self.fields)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "code": self.code, "category": self.category, "severity": self.severity,
-            "message": self.message, "path": self.path, "line": self.line,
+            "message": self.message, "fields": jsonable(self.fields),
+            "path": self.path, "line": self.line,
             "column": self.column, "game": self.game, "move": self.move,
             "player": self.player,
         }
@@ -60,10 +79,9 @@ class Diagnostic:
         if self.legal:
             d["legal"] = list(self.legal)
         if self.key is not None:
-            # the message's key and parameters: a program renders it in any
-            # language from them (gamao_cli.messages.render(key, fields, lang))
+            # which template of the table the message is: with "fields", a
+            # program renders it in any language (messages.render(key, fields, lang))
             d["key"] = self.key
-            d["fields"] = _jsonable(self.fields or {})
         return d
 
     def location(self) -> str:
@@ -86,18 +104,12 @@ class Diagnostic:
         return (self.path, self.line or 0, self.column or 0, self.code)
 
 
-def _jsonable(value: Any) -> Any:
-    """The fields of a message ready for JSON: a message inside it (a
-    :class:`~gamao_cli.messages.Msg`) as ``{"key": ..., "fields": ...}``."""
-    if isinstance(value, Msg):
-        return {"key": value.key, "fields": _jsonable(dict(value.fields))}
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
+def jsonable(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a message as JSON values: a field that is itself a
+    message (:class:`~gamao_cli.messages.Msg`) becomes ``{"key": ...,
+    "fields": {...}}``."""
+    return {k: ({"key": v.key, "fields": jsonable(v.fields)} if isinstance(v, Msg) else v)
+            for k, v in fields.items()}
 
 
 class SeverityCounts:

@@ -1,12 +1,17 @@
 """Replay every game of a match under the rules and report what is wrong.
 
 The validator walks each game action by action, keeping the position, the
-cube, whose turn it is and the running score. Each illegal play, cube action,
-wrong score line or wrong result becomes a :class:`Diagnostic`, and the
-replay goes on from the position as written (RULES.md, "Irregularities"), so
-one error hides no other. Only a play that cannot be applied at all (no
-checker on its starting point) stops the replay of that game; the game's
-stated result still counts for the score.
+cube and whose turn it is (:class:`~gamao_cli.rules.cube.CubeState`) and the
+running score. Each illegal play, cube action, wrong score line or wrong
+result becomes a :class:`Diagnostic`, and the replay goes on from the
+position as written (RULES.md, "Irregularities"), so one error hides no
+other. Only a play that cannot be applied at all (no checker on its starting
+point) stops the replay of that game; the game's stated result still counts
+for the score.
+
+Every diagnostic carries its code, a message key (``CODE`` or
+``CODE.variant``) and the fields of its message, which is rendered from the
+one message table (:mod:`gamao_cli.messages`).
 
 >>> from gamao_cli.formats.mat.reader import read_matches
 >>> text = '''
@@ -17,18 +22,24 @@ stated result still counts for the score.
 ...   1) 31: 8/5 6/5                 61: 13/7 8/6
 ... '''
 >>> report = validate_match(read_matches(text, "ex.mat")[0])
->>> [d.format_text() for d in report.diagnostics if d.code == "GM202"][0]
+>>> [d] = [d for d in report.diagnostics if d.code == "GM202"]
+>>> d.format_text()
 'ex.mat:6:43: GM202 error 13/7 8/6 with 6-1: 8/6 moves 2 pips, but no die shows 2; legal: 13/7 7/6, 13/7 8/7, 13/7 24/23, 13/7 6/5, 24/18 8/7'
+>>> d.key, d.fields["play"], d.fields["problem"].key
+('GM202', '13/7 8/6', 'rules.distance.no-die')
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from gamao_cli import model as m
 from gamao_cli import rules as board
 from gamao_cli.errors import UnknownVariant
+from gamao_cli.messages import Msg
 from gamao_cli.model.notation import format_steps
-from gamao_cli.rules import Position
+from gamao_cli.rules import CubeState, Offer, Outcome, Position, Resolver, Why
+from gamao_cli.rules.position import _position
 
 from .diagnostics import Diagnostic, SeverityCounts
 from .record_rules import Rules
@@ -36,8 +47,7 @@ from .stated import has_stated, stated_diagnostics
 
 MAX_ALTERNATIVES = 5
 
-_play_in_written_order = board.play_in_written_order
-
+#: The code of each problem of a written play (:data:`gamao_cli.rules.PROBLEMS`).
 PROBLEM_CODES = {
     "distance": "GM202",
     "blocked": "GM203",
@@ -49,10 +59,19 @@ PROBLEM_CODES = {
     "backwards": "GM209",
 }
 
-# how a game ended
-SINGLE, GAMMON, BACKGAMMON = "single", "gammon", "backgammon"
-DROP, RESIGN, TIME = "drop", "resign", "time"
-_KIND_BY_MULT = {1: SINGLE, 2: GAMMON, 3: BACKGAMMON}
+# how a game ended (the values of GameResult.ended)
+SINGLE, GAMMON, BACKGAMMON = Outcome.SINGLE, Outcome.GAMMON, Outcome.BACKGAMMON
+DROP, RESIGN, TIME = Outcome.DROP, Outcome.RESIGN, Outcome.TIME
+
+#: The resolver replays share when none is given: its memos are pure (see
+#: :class:`~gamao_cli.rules.Resolver`), kept from one match to the next
+#: because the same plays recur across an archive. ``RESOLVER.clear()``
+#: empties them.
+RESOLVER = Resolver()
+
+_ROLLS = frozenset((m.Play, m.Dance, m.UnplayedRoll))
+_DIE = frozenset(range(1, 7))
+_LEFT, _RIGHT, _NOBODY = Msg("player.left", {}), Msg("player.right", {}), Msg("player.nobody", {})
 
 
 @dataclass
@@ -74,12 +93,17 @@ class GameResult:
     winner: int | None = None
     points: int | None = None          # what the game added to the score
     stated_points: int | None = None   # what its Wins line says
-    ended: str | None = None           # single, gammon, backgammon, drop, resign, time
+    ended: Outcome | None = None       # how it ended; None: no result (unfinished)
     cube: int = 1
     moves: int = 0
     score_before: tuple[int, int] = (0, 0)
     crawford: bool = False
     records: list[ActionRecord] = field(default_factory=list)
+
+    @property
+    def outcome(self) -> Outcome:
+        """How the game ended, :attr:`Outcome.UNFINISHED` for no result."""
+        return self.ended or Outcome.UNFINISHED
 
 
 @dataclass
@@ -92,6 +116,9 @@ class MatchReport(SeverityCounts):
     plays: int = 0
 
 
+Fields = dict[str, Any]
+
+
 class _GameReplay:
     """The state of one game being replayed."""
 
@@ -100,28 +127,39 @@ class _GameReplay:
         self.v = v
         self.game = game
         self.start = start
-        self.pos: Position | None = None
-        self.turn: int | None = None
-        self.cube = 1
-        self.owner: int | None = None
-        self.cube_turned = False
-        self.pending: tuple[int, str, m.Double] | None = None
-        self.crawford = crawford
+        # The position, seen by the player on roll: a Position (None: none
+        # can be replayed), or while plays are replayed the fast way the side
+        # arrays themselves (``me``, ``opp``), changed in place; ``pos``
+        # gives the position either way.
+        self._pos: Position | None = None
+        self._pos_ok = True
+        self.me: list[int] = []
+        self.opp: list[int] = []
+        self._sides_ok = False
+        rules = v.rules
+        self.cube = CubeState(crawford=crawford, enabled=rules.cube, money=v.match.length == 0,
+                              beavers=rules.beaver)
         self.broken = False
         self.after_end_reported = False
-        # (winner, kind, multiplier) once the rules end the game
-        self.end: tuple[int, str, int] | None = None
+        # (winner, outcome) once the rules end the game (a bear-off or a drop)
+        self.end: tuple[int, Outcome] | None = None
         self.resigning: int | None = None
         self.unplayed_roll: m.ActionType | None = None
+        self._unplayed_alternatives: list[str] = []
         self.win: m.Win | None = None
         self.keep = keep_records
-        self.marks_hits = self.v.marks_hits
+        # nothing stands in the way of the fast path (see calm())
+        self.quiet = not keep_records
+        self.marks_hits = v.marks_hits
+        self.resolver = v.resolver
+        self.play_in_place = v.resolver.play_in_place
         self.losses: list[m.Loss] = []
         self.records: list[ActionRecord] = []
         self.moves = 0
 
     # -- helpers -------------------------------------------------------
-    def report(self, code: str, message: str, action: m.Action | m.Game | m.ScoreLine | None = None,
+    def report(self, code: str, key: str, fields: Fields,
+               action: m.Action | m.Game | m.ScoreLine | None = None,
                *, line: int | None = None, column: int | None = None, player: int | None = None,
                dice: tuple[int, int] | None = None, play: str | None = None,
                legal: list[str] | None = None) -> None:
@@ -131,15 +169,18 @@ class _GameReplay:
         if player is None and isinstance(action, m.Action):
             player = action.player
         self.v.add(Diagnostic(
-            code, message, line=line, column=column, game=self.game.number,
+            code, key=key, fields=fields, line=line, column=column, game=self.game.number,
             move=getattr(action, "move_number", None),
-            player=self.v.name(player) if player is not None else None,
+            player=str(self.v.name(player)) if player is not None else None,
             dice=f"{dice[0]}{dice[1]}" if dice else None, play=play, legal=legal or []))
 
+    def name(self, player: int | None) -> str | Msg:
+        return self.v.name(player)
+
     def alternatives(self, pos: Position, d1: int, d2: int,
-                     written: list[tuple[int, int]] = ()) -> list[str]:
+                     written: tuple[tuple[int, int], ...] = ()) -> list[str]:
         """Up to five legal plays, those closest to what was written first."""
-        plays = board.legal_plays(pos, d1, d2)
+        plays = self.resolver.legal_plays(pos, d1, d2)
         srcs = {s for s, _d in written}
         dsts = {d for _s, d in written}
 
@@ -155,14 +196,22 @@ class _GameReplay:
                 break
         return out
 
-    def cannot_replay(self, a: m.Action, message: str | None = None) -> None:
+    def cannot_replay(self, a: m.Action, key: str = "GM215") -> None:
         """Stop replaying this game at ``a`` (GM215, once a game): its later
-        actions are not checked and its stated result is used. ``message``
-        replaces the usual one."""
+        actions are not checked and its stated result is used. ``key`` is
+        the message (``GM215.marker``: a record's Illegal play marker)."""
         if not self.broken:
-            self.report("GM215", message or f"the rest of game {self.game.number} cannot be "
-                        f"replayed after {a.text()}; its stated result is used", a)
+            self.report("GM215", key, {"game": self.game.number, "action": a.text()}, a)
         self.broken = True
+        self.calm()
+
+    def calm(self) -> None:
+        """Settle :attr:`quiet` after a change of what it depends on: whether
+        plays may take the fast path (the game not over, no roll left
+        unplayed, nothing broken, no records kept; a pending offer is
+        the cube's)."""
+        self.quiet = (self.end is None and self.win is None and self.unplayed_roll is None
+                      and not self.broken and not self.keep)
 
     def ended(self) -> bool:
         return self.end is not None or self.win is not None
@@ -173,7 +222,7 @@ class _GameReplay:
             return False
         if not self.after_end_reported:
             self.after_end_reported = True
-            self.report("GM214", f"{action.text()}: the game has already ended", action)
+            self.report("GM214", "GM214", {"action": action.text()}, action)
         return True
 
     def check_unplayed_roll(self) -> None:
@@ -181,46 +230,60 @@ class _GameReplay:
         if self.unplayed_roll is not None:
             a = self.unplayed_roll
             self.unplayed_roll = None
-            self.report("GM212", f"{self.v.name(a.player)} rolled {a.dice[0]}-{a.dice[1]} and "
-                        "played nothing, but a legal play exists and the game goes on",
+            self.calm()
+            self.report("GM212", "GM212", {"player": self.name(a.player), "d1": a.dice[0],
+                                           "d2": a.dice[1]},
                         a, dice=a.dice, legal=self._unplayed_alternatives)
 
-    def begin_turn(self, action: m.Action, dice: tuple[int, int] | None) -> bool:
-        """Settle whose turn it is before a roll; False if the roll can't be replayed."""
-        player = action.player
-        if self.pending is not None:
-            offerer, kind, dbl = self.pending
-            if kind != "double" and player != offerer:
-                # GNU Backgammon writes no take after a beaver (or raccoon):
-                # the doubler rolling on accepts it
-                self.cube *= 2
-                self.cube_turned = True
-                self.owner = offerer
-            else:
-                self.report("GM304", f"{dbl.text()} by {self.v.name(offerer)} is never "
-                            "answered (no take or drop follows)", dbl)
-            self.pending = None
-        if self.turn is None:
-            self.turn = player
-            self.pos = self.start
-            if dice and dice[0] == dice[1] and not self.v.rules.automatic_doubles:
-                self.report("GM201", f"the opening roll {dice[0]}-{dice[1]} is a double: each "
-                            "player rolls one die and equal dice are rolled again", action, dice=dice)
-        elif player != self.turn:
-            self.report("GM213", f"{self.v.name(player)} rolls, but it is "
-                        f"{self.v.name(self.turn)}'s turn", action, dice=dice)
-            if self.pos is not None:
-                self.pos = self.pos.swapped()
-            self.turn = player
-        return True
+    def begin_turn(self, action: m.Action, dice: tuple[int, int] | None) -> None:
+        """Settle whose turn it is before a roll (and any offer left waiting)."""
+        for r in self.cube.roll(action.player):
+            why = r.why
+            if why is Why.UNANSWERED:
+                dbl = r.offer
+                self.report("GM304", "GM304", {"action": dbl.text(), "player": self.name(r.player)},
+                            dbl)
+            elif why is Why.OPENING:
+                self.pos = self.start
+                if dice and dice[0] == dice[1] and not self.v.rules.automatic_doubles:
+                    self.report("GM201", "GM201", {"d1": dice[0], "d2": dice[1]}, action,
+                                dice=dice)
+            else:  # Why.OUT_OF_TURN
+                self.report("GM213", "GM213", {"player": self.name(action.player),
+                                               "turn": self.name(r.player)}, action, dice=dice)
+                self.swap_sides()
 
     def record(self, action: m.ActionType, steps=None) -> None:
         if self.keep:
-            self.records.append(ActionRecord(action, self.turn, self.pos, self.cube, self.owner, steps))
+            cube = self.cube
+            self.records.append(ActionRecord(action, cube.turn, self.pos, cube.value, cube.owner,
+                                             steps))
+
+    @property
+    def pos(self) -> Position | None:
+        """The position, seen by the player on roll."""
+        if not self._pos_ok:
+            self._pos = _position(tuple(self.me), tuple(self.opp))
+            self._pos_ok = True
+        return self._pos
+
+    @pos.setter
+    def pos(self, position: Position | None) -> None:
+        self._pos = position
+        self._pos_ok = True
+        self._sides_ok = False
+
+    def swap_sides(self) -> None:
+        """The position as the other player sees it."""
+        if self._sides_ok:
+            self.me, self.opp = self.opp, self.me
+            self._pos_ok = False
+        elif self._pos is not None:
+            self._pos = self._pos.swapped()
 
     def end_turn(self, new_pos: Position | None) -> None:
         self.pos = new_pos.swapped() if new_pos is not None else None
-        self.turn = 1 - self.turn if self.turn is not None else None
+        self.cube.end_turn()
 
     # -- actions -------------------------------------------------------
     def play(self, a: m.Play) -> None:
@@ -230,25 +293,33 @@ class _GameReplay:
         changes the state exactly as :meth:`play_in_full` would then.
         Anything else, and whatever would need a diagnostic, goes the full
         way."""
-        turn = self.turn
-        if (self.end is None and self.win is None and self.pending is None
-                and self.unplayed_roll is None and not self.broken and not self.keep):
+        cube = self.cube
+        if self.quiet and cube.pending is None:
             d1, d2 = a.dice
-            if turn is None:  # the opening roll: no double (GM201), from the start
-                pos = self.start if d1 != d2 else None
-            else:
-                pos = self.pos if turn == a.player else None
-            if pos is not None and 0 < d1 < 7 and 0 < d2 < 7:
+            turn = cube.turn
+            if turn is None and d1 != d2:  # the opening roll: no double (GM201), from the start
+                self.pos = self.start
+                turn = a.player
+            if turn == a.player and d1 in _DIE and d2 in _DIE:
+                if not self._sides_ok:
+                    pos = self.pos
+                    if pos is None:
+                        return self.play_in_full(a)
+                    self.me, self.opp = list(pos.me), list(pos.opp)
+                    self._sides_ok = True
+                me = self.me
+                off = me[0]
                 shape = a.shape or a.play_shape()
-                done = _play_in_written_order(pos, shape[0], d1, d2)
-                if done is not None and (not self.marks_hits or (
-                        shape[1] == set(done[1]) if done[1] else not shape[1])):
-                    after = done[0]  # as the opponent sees it
+                if self.play_in_place(me, self.opp, shape[0], d1, d2,
+                                      shape[1] if self.marks_hits else None) is not None:
+                    self._pos_ok = False
                     self.moves += 1
-                    if after.opp[0] != pos.me[0] and not any(after.opp[1:]):  # borne off
-                        self.end = (a.player, "bearoff", board.result_multiplier(after.swapped()))
-                    self.pos = after
-                    self.turn = 1 - a.player
+                    if me[0] != off and not any(me[1:]):  # the last checker borne off
+                        self.end = (a.player, board.outcome_of(
+                            _position(tuple(me), tuple(self.opp))))
+                        self.quiet = False
+                    self.me, self.opp = self.opp, me  # as the opponent, next on roll, sees it
+                    cube.turn = 1 - a.player
                     return
         self.play_in_full(a)
 
@@ -260,9 +331,10 @@ class _GameReplay:
         self.begin_turn(a, a.dice)
         self.moves += 1
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            self.report("GM101", f"{a.dice[0]}{a.dice[1]}: a die shows 1 to 6", a, dice=a.dice)
+            self.report("GM101", "GM101", {"d1": d1, "d2": d2}, a, dice=a.dice)
             self.record(a)
             self.broken = True
+            self.calm()
             self.end_turn(self.pos)
             return
         if self.broken or self.pos is None:
@@ -271,48 +343,52 @@ class _GameReplay:
             return
         pos = self.pos
         moves = a.movements()
+        text = a.play_text()
         # a point the board has not, or a step from off: nothing can replay it
         unplayable = _off_the_board(a, moves)
         if unplayable is not None:
-            code, message, step = unplayable
-            self.report(code, f"{a.play_text()}: {message}", a,
+            code, fields, step = unplayable
+            self.report(code, code, {"play": text, **fields}, a,
                         line=step.line if step else a.line,
                         column=step.column if step else a.column,
-                        dice=a.dice, play=a.play_text())
+                        dice=a.dice, play=text)
             self.record(a)
             self.cannot_replay(a)
             self.end_turn(None)
             return
-        res = board.resolve_play(pos, moves, d1, d2,
-                                 a.marked_hits() if self.v.marks_hits else None)
-        if res.ok and board.play_is_legal(pos, d1, d2, res):
+        res = self.resolver.resolve_play(pos, moves, d1, d2,
+                                         a.marked_hits() if self.v.marks_hits else None)
+        if res.legal:
             self.record(a, res.steps)
             new = res.position
             self.check_hits(a, res.steps)
         elif res.ok:
             most = board.max_dice_playable(pos, d1, d2)
             legal = self.alternatives(pos, d1, d2, moves)
-            if res.dice_used < most:
-                left = most - res.dice_used
-                msg = (f"{a.play_text()} with {d1}-{d2} uses {res.dice_used} "
-                       f"{'die' if res.dice_used == 1 else 'dice'}, but {most} can be played: "
-                       f"{left} {'die is' if left == 1 else 'dice are'} left unplayed")
+            fields: Fields = {"play": text, "d1": d1, "d2": d2}
+            used = res.dice_used
+            if used < most:
+                left = most - used
                 code = "GM210"
+                key = "GM210" + {(True, True): ".one-used-one-left", (True, False): ".one-used",
+                                 (False, True): ".one-left", (False, False): ""}[
+                                     (used == 1, left == 1)]
+                fields.update(used=used, most=most, left=left)
             else:
-                msg = (f"{a.play_text()} with {d1}-{d2}: only one die can be played, and "
-                       f"then it must be the higher one ({max(d1, d2)})")
-                code = "GM211"
-            self.report(code, msg, a, dice=a.dice, play=a.play_text(), legal=legal)
+                code = key = "GM211"
+                fields["higher"] = max(d1, d2)
+            self.report(code, key, fields, a, dice=a.dice, play=text, legal=legal)
             self.record(a, res.steps)
             new = res.position
         else:
             step = self.step_at(a, res.index)
             legal = self.alternatives(pos, d1, d2, moves)
             code = PROBLEM_CODES.get(res.problem, "GM202")
-            self.report(code, f"{a.play_text()} with {d1}-{d2}: {res.message}", a,
+            problem = Msg(res.key, res.fields) if res.key else ""
+            self.report(code, code, {"play": text, "d1": d1, "d2": d2, "problem": problem}, a,
                         line=step.line if step else a.line,
                         column=step.column if step else a.column,
-                        dice=a.dice, play=a.play_text(), legal=legal)
+                        dice=a.dice, play=text, legal=legal)
             try:
                 new, _hits = board.apply_steps_as_written(pos, moves)
             except ValueError:
@@ -322,7 +398,8 @@ class _GameReplay:
                 return
             self.record(a)
         if board.game_over(new):
-            self.end = (a.player, "bearoff", board.result_multiplier(new))
+            self.end = (a.player, board.outcome_of(new))
+            self.calm()
         self.end_turn(new)
 
     def step_at(self, a: m.Play, index: int | None) -> m.Step | None:
@@ -341,14 +418,14 @@ class _GameReplay:
         actual = {dst for _src, dst, hit in steps if hit}
         if not marked and not (actual and self.v.marks_hits):
             return
+        text = a.play_text()
         for p in sorted(marked - actual):
-            self.report("GM102", f"{a.play_text()}: the hit mark on {p} hits nothing "
-                        "(no lone opposing checker there)", a, dice=a.dice, play=a.play_text())
+            self.report("GM102", "GM102", {"play": text, "point": p}, a, dice=a.dice, play=text)
         if self.v.marks_hits:
             written_points = {p for step in a.moves for p in step.points[1:]}
             for p in sorted((actual - marked) & written_points):
-                self.report("GM103", f"{a.play_text()} hits on {p} but does not mark it "
-                            "with '*'", a, dice=a.dice, play=a.play_text())
+                self.report("GM103", "GM103", {"play": text, "point": p}, a, dice=a.dice,
+                            play=text)
 
     def dance(self, a: m.Dance | m.UnplayedRoll) -> None:
         if isinstance(a, m.UnplayedRoll) and self.ended():
@@ -359,90 +436,79 @@ class _GameReplay:
         d1, d2 = a.dice
         self.begin_turn(a, a.dice)
         self.record(a, ())
+        pos = self.pos
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            self.report("GM101", f"{d1}{d2}: a die shows 1 to 6", a, dice=a.dice)
-        elif not self.broken and self.pos is not None:
-            if isinstance(a, m.UnplayedRoll) or board.die_playable(self.pos, d1) or (
-                    d2 != d1 and board.die_playable(self.pos, d2)):  # max dice > 0
+            self.report("GM101", "GM101", {"d1": d1, "d2": d2}, a, dice=a.dice)
+        elif not self.broken and pos is not None:
+            if isinstance(a, m.UnplayedRoll) or board.die_playable(pos, d1) or (
+                    d2 != d1 and board.die_playable(pos, d2)):  # max dice > 0
                 # legal only as "roll, then resign": the game must end next
                 self.unplayed_roll = a
-                self._unplayed_alternatives = self.alternatives(self.pos, d1, d2)
-        self.end_turn(self.pos)
+                self.calm()
+                self._unplayed_alternatives = self.alternatives(pos, d1, d2)
+        self.swap_sides()
+        self.cube.end_turn()
 
     def double(self, a: m.Double) -> None:
         if self.after_end(a):
             return
         self.check_unplayed_roll()
         if a.kind != "double":
-            return self.beaver(a)
-        p = a.player
-        rules = self.v.rules
+            return self.redouble(a)
         self.record(a)
-        if not rules.cube:
-            self.report("GM307", "the record's rules allow no doubling cube", a)
-        elif self.crawford:
-            self.report("GM302", "no doubling in the Crawford game (the first game after a "
-                        "player reaches match point)", a)
-        elif self.turn is None:
-            self.report("GM308", f"{self.v.name(p)} doubles before the opening roll", a)
-        elif self.pending is not None:
-            self.report("GM308", f"{self.v.name(p)} doubles while a double waits for an answer", a)
-        elif p != self.turn:
-            self.report("GM308", f"{self.v.name(p)} doubles, but it is {self.v.name(self.turn)}'s "
-                        "turn to roll", a)
-        elif self.owner not in (None, p):
-            self.report("GM301", f"{self.v.name(p)} doubles, but {self.v.name(self.owner)} owns "
-                        "the cube", a)
-        if a.value is not None and a.value != 2 * self.cube:
-            self.report("GM306", f"{a.text()}: the cube is at {self.cube}, so a double makes it "
-                        f"{2 * self.cube}", a)
-        self.pending = (p, "double", a)
-        self.turn = p
+        player = {"player": self.name(a.player)}
+        for r in self.cube.double(a.player, a.value, a):
+            why = r.why
+            if why is Why.WRONG_VALUE:
+                self.report("GM306", "GM306", {"action": a.text(), "cube": r.offer,
+                                               "value": 2 * r.offer}, a)
+            elif why is Why.NO_CUBE:
+                self.report("GM307", "GM307", {}, a)
+            elif why is Why.CRAWFORD:
+                self.report("GM302", "GM302", {}, a)
+            elif why is Why.BEFORE_OPENING:
+                self.report("GM308", "GM308.before-opening", player, a)
+            elif why is Why.PENDING:
+                self.report("GM308", "GM308.pending", player, a)
+            elif why is Why.NOT_YOUR_TURN:
+                self.report("GM308", "GM308", {**player, "turn": self.name(r.player)}, a)
+            else:  # Why.NOT_OWNER
+                self.report("GM301", "GM301", {**player, "owner": self.name(r.player)}, a)
 
-    def beaver(self, a: m.Double) -> None:
-        p = a.player
+    def redouble(self, a: m.Double) -> None:
+        """A beaver or a raccoon."""
         self.record(a)
-        want = "double" if a.kind == "beaver" else "beaver"
-        if self.pending is None or self.pending[0] == p or self.pending[1] != want:
-            self.report("GM303", f"{a.text()}: there is no {want} to answer", a)
-            return
-        rules = self.v.rules
-        if self.v.match.length != 0 or rules.beaver is False:
-            where = "in a match" if self.v.match.length else "under this record's rules"
-            self.report("GM305", f"{a.text()}: beavers are not allowed {where}", a)
-        # a beaver (raccoon) takes the double (beaver) and redoubles at once
-        self.cube *= 2
-        self.cube_turned = True
-        if a.value is not None and a.value != 2 * self.cube:
-            self.report("GM306", f"{a.text()}: after the take the cube is at {self.cube}, so "
-                        f"the redouble makes it {2 * self.cube}", a)
-        self.pending = (p, a.kind, a)
+        kind = Offer.BEAVER if a.kind == "beaver" else Offer.RACCOON
+        action = {"action": a.text()}
+        for r in self.cube.redouble(a.player, kind, a.value, a):
+            why = r.why
+            if why is Why.NOTHING_TO_ANSWER:
+                self.report("GM303", "GM303.no-" + r.offer, action, a)
+            elif why is Why.BEAVER_IN_MATCH:
+                self.report("GM305", "GM305.match", action, a)
+            elif why is Why.BEAVER_BY_RULES:
+                self.report("GM305", "GM305.rules", action, a)
+            else:  # Why.WRONG_VALUE
+                self.report("GM306", "GM306.redouble", {**action, "cube": r.offer,
+                                                        "value": 2 * r.offer}, a)
 
     def take(self, a: m.Take) -> None:
         if self.after_end(a):
             return
         self.record(a)
-        if self.pending is None or self.pending[0] == a.player:
-            self.report("GM303", f"{self.v.name(a.player)} takes, but no double was offered to "
-                        "them", a)
-            return
-        offerer, kind, _dbl = self.pending
-        self.cube *= 2
-        self.cube_turned = True
-        self.owner = a.player if kind == "double" else offerer
-        self.pending = None
+        if self.cube.take(a.player):
+            self.report("GM303", "GM303.take", {"player": self.name(a.player)}, a)
 
     def drop(self, a: m.Drop) -> None:
         if self.after_end(a):
             return
         self.record(a)
-        if self.pending is None or self.pending[0] == a.player:
-            self.report("GM303", f"{self.v.name(a.player)} drops, but no double was offered to "
-                        "them", a)
+        winner, refused = self.cube.drop(a.player)
+        if refused:
+            self.report("GM303", "GM303.drop", {"player": self.name(a.player)}, a)
             return
-        offerer = self.pending[0]
-        self.pending = None
-        self.end = (offerer, DROP, 1)
+        self.end = (winner, DROP)
+        self.calm()
 
     def loss(self, a: m.Loss) -> None:
         """Backgammon Galaxy's ``Losses N point``: a note beside the result.
@@ -456,16 +522,22 @@ class _GameReplay:
             return
         self.record(a)
         self.unplayed_roll = None
+        self.calm()
         self.resigning = a.player
 
     def win_line(self, a: m.Win) -> None:
         if self.win is not None:
             self.after_end_reported = True
-            self.report("GM214", f"{a.text()}: the game's result was already given", a)
+            self.report("GM214", "GM214.result", {"action": a.text()}, a)
             return
         self.record(a)
         self.win = a
         self.unplayed_roll = None
+        self.calm()
+
+    def illegal_play_marker(self, a: m.IllegalPlayMarker) -> None:
+        self.record(a)
+        self.cannot_replay(a, "GM215.marker")
 
     # -- the end of the game ---------------------------------------------
     def finish(self, result: GameResult, last_game: bool) -> None:
@@ -473,89 +545,90 @@ class _GameReplay:
         a = self.win
         self.check_unplayed_roll()
         score = v.score
-        result.cube = self.cube
+        cube = self.cube.value
+        turned = self.cube.turned
+        result.cube = cube
         result.moves = self.moves
         if self.end is not None:
-            winner, kind, mult = self.end
-            if kind == DROP:
-                expected = self.cube
-                result.ended = DROP
-            else:
-                expected = self.cube * mult
-                result.ended = _KIND_BY_MULT[mult]
-                if mult > 1 and not self.cube_turned:
-                    if v.rules.jacoby:
-                        expected = self.cube
-                        result.ended = SINGLE
+            winner, outcome = self.end
+            mult = outcome.multiplier
+            expected = cube * mult
+            result.ended = outcome
+            if outcome is not DROP and mult > 1 and not turned and v.rules.jacoby:
+                expected = cube
+                result.ended = SINGLE
             result.winner = winner
             result.points = expected
             if a is None:
                 return
             result.stated_points = a.points
+            action = {"action": a.text()}
             if a.player != winner:
-                self.report("GM406", f"{a.text()} is written for {v.name(a.player)}, but "
-                            f"{v.name(winner)} wins the game", a)
+                self.report("GM406", "GM406", {**action, "player": self.name(a.player),
+                                               "winner": self.name(winner)}, a)
                 return
             if a.points == expected:
                 return
-            if (kind != DROP and mult > 1 and not self.cube_turned
-                    and v.rules.jacoby is None and a.points == self.cube):
-                self.report("GM408", f"{a.text()}: a {result.ended} with the cube not turned "
-                            "counted as a single game: the record plays the Jacoby rule", a)
+            if (outcome is not DROP and mult > 1 and not turned
+                    and v.rules.jacoby is None and a.points == cube):
+                self.report("GM408", f"GM408.{outcome}", action, a)
                 result.points = a.points
                 result.ended = SINGLE
                 return
             if self.capped(a, expected, winner):
                 return
-            self.report("GM401", f"{a.text()}: the rules give {expected} "
-                        f"{'point' if expected == 1 else 'points'} ({self._why(kind, mult)})", a)
+            self.report("GM401", f"GM401.{outcome}" + ("-one" if expected == 1 else ""),
+                        {**action, "points": expected}, a)
             return
         if a is None:
             if self.broken:
                 return
             if last_game:
-                self.report("GM410", f"game {self.game.number} has no result: the record stops "
-                            "before the game ends", self.game)
+                self.report("GM410", "GM410", {"game": self.game.number}, self.game)
             else:
-                self.report("GM404", f"game {self.game.number} has no result (no Wins line) and "
-                            "the game has not ended", self.game)
+                self.report("GM404", "GM404", {"game": self.game.number}, self.game)
             return
         # a Wins line before the game is over: a resignation (or a loss on time)
         winner = a.player
         result.winner = winner
         result.stated_points = a.points
+        action = {"action": a.text()}
         if self.resigning is not None and self.resigning == winner:
-            self.report("GM406", f"{a.text()} is written for {v.name(winner)}, who resigned", a)
+            self.report("GM406", "GM406.resigned", {**action, "player": self.name(winner)}, a)
         if self.broken:
             result.ended = RESIGN
             result.points = a.points
             return
-        valid = (self.cube, 2 * self.cube, 3 * self.cube)
-        unplayed = isinstance(self._last_roll, m.UnplayedRoll)
+        valid = (cube, 2 * cube, 3 * cube)
+        unplayed = isinstance(self.last_roll(), m.UnplayedRoll)
         if a.points in valid:
             result.ended = RESIGN
             result.points = a.points
-        elif a.points < 3 * self.cube and self.capped(a, 3 * self.cube, winner):
+        elif a.points < 3 * cube and self.capped(a, 3 * cube, winner):
             result.ended = RESIGN
             result.points = a.points
         elif a.match and v.match.length and a.points == v.match.length - score[winner]:
             result.ended = RESIGN
             result.points = a.points
-            self.report("GM412", f"{a.text()}: more than a resignation can win with the cube "
-                        f"at {self.cube}; {v.name(1 - winner)} gave up the match", a)
+            self.report("GM412", "GM412", {**action, "cube": cube,
+                                           "loser": self.name(1 - winner)}, a)
         elif unplayed:
             result.ended = TIME
             needed = (v.match.length - score[winner]) if v.match.length else a.points
             result.points = max(needed, 0)
-            self.report("GM409", f"{a.text()} after a roll never played: "
-                        f"{v.name(1 - winner)} lost on time", a)
+            self.report("GM409", "GM409", {**action, "loser": self.name(1 - winner)}, a)
         else:
             result.ended = RESIGN
             result.points = a.points
-            self.report("GM405", f"{a.text()}: a resignation wins {self.cube}, {2 * self.cube} or "
-                        f"{3 * self.cube} points with the cube at {self.cube}", a)
+            self.report("GM405", "GM405", {**action, "cube": cube, "double": 2 * cube,
+                                           "triple": 3 * cube}, a)
 
-    _last_roll: m.ActionType | None = None
+    def last_roll(self) -> m.ActionType | None:
+        """The game's last roll (a play, a dance or a roll never played)."""
+        for a in reversed(self.game.actions):
+            if a.__class__ in _ROLLS:
+                return a
+        return None
 
     def capped(self, a: m.Win, expected: int, winner: int) -> bool:
         """Backgammon Galaxy writes, for the game that decides a match, fewer
@@ -567,32 +640,44 @@ class _GameReplay:
         needed = v.match.length - v.score[winner]
         if a.points < needed or a.points not in (needed, v.match.length):
             return False
-        self.report("GM411", f"{a.text()}: the rules give {expected}, but the record writes "
-                    f"{'the points the winner needed' if a.points == needed else 'the match length'}"
-                    f" ({a.points}); the match result is the same", a)
+        self.report("GM411", "GM411.needed" if a.points == needed else "GM411.length",
+                    {"action": a.text(), "expected": expected, "points": a.points}, a)
         return True
 
     def check_losses(self, result: GameResult) -> None:
         for a in self.losses:
             if result.winner is not None and a.move_number is not None and \
                     a.player == result.winner:
-                self.report("GM106", f"{a.text()} is written for {self.v.name(a.player)}, "
-                            "who wins the game", a)
+                self.report("GM106", "GM106", {"action": a.text(),
+                                               "player": self.name(a.player)}, a)
             if result.stated_points is not None and a.points != result.stated_points:
-                self.report("GM106", f"{a.text()} but the game is won by "
-                            f"{result.stated_points}", a)
+                self.report("GM106", "GM106.points", {"action": a.text(),
+                                                      "points": result.stated_points}, a)
 
-    @staticmethod
-    def _why(kind: str, mult: int) -> str:
-        if kind == DROP:
-            return "a dropped double wins the cube value before the double"
-        return {1: "a single game", 2: "a gammon", 3: "a backgammon"}[mult] + " times the cube"
+
+#: The handler of each kind of action.
+_HANDLERS: dict[type, Callable[[_GameReplay, Any], None]] = {
+    m.Play: _GameReplay.play,
+    m.Dance: _GameReplay.dance,
+    m.UnplayedRoll: _GameReplay.dance,
+    m.Double: _GameReplay.double,
+    m.Take: _GameReplay.take,
+    m.Drop: _GameReplay.drop,
+    m.Win: _GameReplay.win_line,
+    m.Resign: _GameReplay.resign,
+    m.Loss: _GameReplay.loss,
+    m.IllegalPlayMarker: _GameReplay.illegal_play_marker,
+}
+#: The same, every play the full way (``validate_match(..., fast=False)``).
+_FULL_HANDLERS = {**_HANDLERS, m.Play: _GameReplay.play_in_full}
 
 
 class _MatchValidator:
-    def __init__(self, match: m.Match, keep_records: bool):
+    def __init__(self, match: m.Match, keep_records: bool, resolver: Resolver, fast: bool):
         self.match = match
         self.keep = keep_records
+        self.resolver = resolver
+        self.handlers = _HANDLERS if fast else _FULL_HANDLERS
         self.report_obj = MatchReport(match)
         self.names = match.players
         self.score = [0, 0]
@@ -602,11 +687,17 @@ class _MatchValidator:
         d.path = self.match.path
         self.report_obj.diagnostics.append(d)
 
-    def name(self, player: int | None) -> str:
+    def diagnostic(self, code: str, key: str, fields: Fields, where: m.Game | m.Match | m.ScoreLine,
+                   **kw: Any) -> None:
+        self.add(Diagnostic(code, key=key, fields=fields, line=where.line, column=where.column,
+                            **kw))
+
+    def name(self, player: int | None) -> str | Msg:
+        """A player's name in messages (a message for an unnamed player)."""
         if player is None:
-            return "nobody"
+            return _NOBODY
         n = self.names[player] if player < len(self.names) else ""
-        return n or ("the left player" if player == 0 else "the right player")
+        return n or (_LEFT if player == 0 else _RIGHT)
 
     def run(self) -> MatchReport:
         match = self.match
@@ -614,7 +705,8 @@ class _MatchValidator:
         try:
             self.rules = Rules.from_match(match)
         except UnknownVariant as exc:
-            self.add(Diagnostic("GM005", str(exc), line=match.line, column=match.column))
+            self.diagnostic("GM005", "GM005", {"name": exc.name, "known": ", ".join(exc.known)},
+                            match)
             return rep
         start = board.start_position(self.rules.variant)
         length = match.length
@@ -622,54 +714,31 @@ class _MatchValidator:
         decided_at: tuple[int, int] | None = None
         previous_number = 0
         games = match.games
-        Play = m.Play
+        handlers = self.handlers
         for gi, game in enumerate(games):
             if game.number != previous_number + 1:
-                self.add(Diagnostic("GM104", f"Game {game.number} follows Game {previous_number}",
-                                    line=game.line, column=game.column, game=game.number))
+                self.diagnostic("GM104", "GM104", {"game": game.number, "previous": previous_number},
+                                game, game=game.number)
             previous_number = game.number
             if decided_at is not None:
-                self.add(Diagnostic("GM403", f"game {game.number} is played after the match was "
-                                    f"won {decided_at[0]}-{decided_at[1]}", line=game.line,
-                                    column=game.column, game=game.number))
+                self.diagnostic("GM403", "GM403", {"game": game.number, "score0": decided_at[0],
+                                                   "score1": decided_at[1]},
+                                game, game=game.number)
             self.check_score_line(game)
-            crawford = False
             # The Crawford game follows the game in which a player *reached*
             # match point: never the first game (a 1-point match has none).
-            if self.rules.crawford and length and not crawford_done and gi > 0 and \
-                    length - 1 in self.score:
-                crawford = True
-                crawford_done = True
+            crawford = board.crawford_game(length, self.score, self.rules.crawford,
+                                           crawford_done, gi == 0)
+            crawford_done = crawford_done or crawford
             result = GameResult(game.number, score_before=(self.score[0], self.score[1]),
                                 crawford=crawford)
             g = _GameReplay(self, game, start, crawford, self.keep)
-            play = g.play
-            last_roll = None
             for a in game.actions:
-                cls = type(a)
-                if cls is Play:
-                    play(a)
-                    last_roll = a
-                elif cls is m.Dance or cls is m.UnplayedRoll:
-                    g.dance(a)
-                    last_roll = a
-                elif cls is m.Double:
-                    g.double(a)
-                elif cls is m.Take:
-                    g.take(a)
-                elif cls is m.Drop:
-                    g.drop(a)
-                elif cls is m.Win:
-                    g.win_line(a)
-                elif cls is m.Resign:
-                    g.resign(a)
-                elif cls is m.Loss:
-                    g.loss(a)
-                elif cls is m.IllegalPlayMarker:
-                    g.record(a)
-                    g.cannot_replay(a, f"{a.text()}: the record sets a position gamao cannot "
-                                    "replay; the rest of the game is not checked")
-            g._last_roll = last_roll
+                try:
+                    handler = handlers[a.__class__]
+                except KeyError:  # no action of the model: nothing to replay
+                    continue
+                handler(g, a)
             g.finish(result, last_game=gi == len(games) - 1)
             rep.plays += g.moves
             g.check_losses(result)
@@ -683,9 +752,9 @@ class _MatchValidator:
         rep.final_score = decided_at or (self.score[0], self.score[1])
         if length and decided_at is None and games:
             last = games[-1]
-            self.add(Diagnostic("GM410", f"the record stops at {self.score[0]}-{self.score[1]} in "
-                                f"a {length}-point match: nobody has won yet",
-                                line=last.line, column=last.column, game=last.number))
+            self.diagnostic("GM410", "GM410.match", {"score0": self.score[0],
+                                                     "score1": self.score[1], "length": length},
+                            last, game=last.number)
         rep.diagnostics.sort(key=Diagnostic.sort_key)
         return rep
 
@@ -696,23 +765,20 @@ class _MatchValidator:
         for player in (0, 1):
             stated = sl.scores[player]
             if stated is not None and stated != self.score[player]:
-                self.add(Diagnostic(
-                    "GM402", f"the score line gives {self.name(player)} {stated}, but the games "
-                    f"before make it {self.score[player]}", line=sl.line, column=sl.column,
-                    game=game.number, player=self.name(player)))
+                name = self.name(player)
+                self.diagnostic("GM402", "GM402", {"player": name, "stated": stated,
+                                                   "running": self.score[player]},
+                                sl, game=game.number, player=str(name))
 
 
-def _off_the_board(a: m.Play, moves) -> tuple[str, str, m.Step | None] | None:
-    """(code, message, written step) for a play that moves from or to a
-    point the board has not (GM216), or from off (GM217); else None."""
+def _off_the_board(a: m.Play, moves) -> tuple[str, Fields, m.Step | None] | None:
+    """(code, fields, written step) for a play that moves from or to a point
+    the board has not (GM107), or from off (GM108); else None."""
     bad = next((p for mv in moves for p in mv if not 0 <= p <= 25), None)
     if bad is not None:
-        return "GM216", (f"there is no point {bad} (points run from 1 to 24, with 25 or bar for "
-                         "the bar and 0 or off for borne off)"), \
-            next((st for st in a.moves if bad in st.points), None)
+        return "GM107", {"point": bad}, next((st for st in a.moves if bad in st.points), None)
     if any(src == 0 for src, _dst in moves):
-        return "GM217", "a step starts from off (0): a checker borne off never moves again", \
-            next((st for st in a.moves if 0 in st.points[:-1]), None)
+        return "GM108", {}, next((st for st in a.moves if 0 in st.points[:-1]), None)
     return None
 
 
@@ -726,16 +792,20 @@ def _marks_hits(match: m.Match) -> bool:
     return False
 
 
-def validate_match(match: m.Match, *, keep_records: bool = False) -> MatchReport:
+def validate_match(match: m.Match, *, keep_records: bool = False,
+                   resolver: Resolver | None = None, fast: bool = True) -> MatchReport:
     """Replay a match and return its report (diagnostics, results, final score).
 
+    ``resolver`` holds the rules' memos (:data:`RESOLVER` when not given);
+    ``fast=False`` replays every play the full way (the report is the same:
+    the fast path only takes plays it can replay exactly as the full one).
     A record that states the position before its actions (eXtreme Gammon's)
     has them checked against the replay (:mod:`.stated`)."""
     stated = has_stated(match)
-    validator = _MatchValidator(match, keep_records or stated)
+    validator = _MatchValidator(match, keep_records or stated, resolver or RESOLVER, fast)
     report = validator.run()
     if stated:
-        report.diagnostics.extend(stated_diagnostics(match, report, validator.name))
+        report.diagnostics.extend(stated_diagnostics(match, report, lambda p: str(validator.name(p))))
         report.diagnostics.sort(key=Diagnostic.sort_key)
         if not keep_records:
             for result in report.games:

@@ -1,49 +1,84 @@
 """Legal plays (rule "Moving" 4): every complete play of a roll, the most
-dice a roll can use, whether one die can be played."""
+dice a roll can use, whether one die can be played.
+
+Every die step the searches try is asked of the kernel,
+:func:`~gamao_cli.rules.steps.die_step`, and made with
+:func:`~gamao_cli.rules.steps.move_checker`; the searches only choose which
+steps to ask about and in which order.
+"""
 from __future__ import annotations
 
 from bisect import insort
-from functools import lru_cache
+from typing import MutableSequence, Sequence
+
+from gamao_cli.model.notation import BoundedCache
 
 from .position import Position, Step, _position
+from .steps import POINT, StepProblem, die_step, move_checker, unmove_checker
 from .variants import start_position  # noqa: F401  (the examples use it)
 
+Move = tuple[int, int]
+#: What a search collects: the mover's side after the play, or both sides
+#: ``(me, opp)`` when the play hit (a hit is the only way a play changes the
+#: opponent's side), with one sequence of die steps reaching it.
+Found = dict[object, tuple[Step, ...]]
+
+_OUTSIDE = StepProblem.BEAROFF_OUTSIDE
 
 
+def _legal_steps(me: Sequence[int], opp: Sequence[int], d: int, pts: list[int],
+                 top: int) -> Sequence[Move]:
+    """The legal single steps ``(src, dst)`` of die ``d`` now, with sources
+    <= ``top`` (a bear-off, of which there is at most one, last).
 
-def _legal_steps(me, opp, d, pts, top, outside):
-    """The legal single steps ``(src, dst, hit)`` of die ``d`` now, with
-    sources <= ``top``.
-
-    ``pts`` lists the points 1..24 the mover occupies, ascending; ``outside``
-    counts the mover's checkers on points 7..25.
+    ``pts`` lists the points 1..24 the mover occupies, ascending. With a
+    checker on the bar the kernel refuses every other source, so only the
+    bar is asked about.
     """
     if me[25]:
-        if top < 25 or opp[d] >= 2:  # entering on my 25 - d, the opponent's d
+        if top < 25:
             return ()
-        return ((25, 25 - d, opp[d] == 1),)
+        t = die_step(me, opp, 25, d)
+        return ((25, t & POINT),) if t > 0 else ()
     res = []
-    e = 25 + d  # the destination of src is the opponent's point e - src
+    off = 0
     for src in pts:
-        if src > d:
-            if src > top:
-                break
-            o = opp[e - src]
-            if o < 2:
-                res.append((src, src - d, o == 1))
-    if not outside and pts:
-        if me[d]:
-            if d <= top:
-                res.append((d, 0, False))
-        else:
-            # a die larger than the highest occupied point bears off from there
-            h = pts[-1]
-            if h < d and h <= top:
-                res.append((h, 0, False))
+        if src > top:
+            break
+        t = die_step(me, opp, src, d)
+        if t > 0:
+            res.append((src, t & POINT))
+        elif not t:
+            off = src
+    if off:
+        res.append((off, 0))
     return res
 
 
-def _points_after(pts, me, src, t):
+def _followups(me: Sequence[int], opp: Sequence[int], d: int, pts: list[int],
+               moved: int) -> Sequence[Move]:
+    """The second steps of die ``d`` that can give a play the other order of
+    the dice has not: moving on the checker just moved to ``moved`` (any
+    other checker's step could have been played first), or bearing off
+    (which the first step may have made possible)."""
+    res = []
+    if moved:
+        t = die_step(me, opp, moved, d)
+        if t > 0:
+            res.append((moved, t & POINT))
+    for src in pts:
+        if src > d:
+            break
+        t = die_step(me, opp, src, d)
+        if not t:
+            res.append((src, 0))
+            break
+        if t == _OUTSIDE:
+            break
+    return res
+
+
+def _points_after(pts: list[int], me: Sequence[int], src: int, t: int) -> list[int]:
     """``pts`` updated after one checker moved from src to t (``me`` already
     updated); the list is copied only when it changes."""
     if src < 25 and not me[src]:
@@ -57,15 +92,12 @@ def _points_after(pts, me, src, t):
     return pts
 
 
-def _doubles(me, opp, d, left, top, pts, outside, steps, out, best, nhits):
+def _doubles(me: list[int], opp: list[int], d: int, left: int, top: int, pts: list[int],
+             steps: list[Step], out: Found, best: list[int], nhits: int) -> None:
     """Plays of a double, steps in non-increasing source order (every legal
     set of steps of one die value can be played in that order), collected in
-    ``out`` for the most dice seen, ``best[0]``.
-
-    Keys of ``out`` are the mover's tuple, or ``(me, opp)`` when the play hit
-    (a hit is the only way a play changes the opponent's side).
-    """
-    moves = _legal_steps(me, opp, d, pts, top, outside)
+    ``out`` for the most dice seen, ``best[0]``."""
+    moves = _legal_steps(me, opp, d, pts, top)
     if not moves:
         used = 4 - left
         if used < best[0]:
@@ -82,133 +114,85 @@ def _doubles(me, opp, d, left, top, pts, outside, steps, out, best, nhits):
         if best[0] < 4:
             out.clear()
             best[0] = 4
-        for step in moves:
-            src, t, hit = step
-            me[src] -= 1
-            me[t] += 1
-            if hit:
-                opp[25 - t] = 0
-                opp[25] += 1
-                key = (tuple(me), tuple(opp))
-                opp[25] -= 1
-                opp[25 - t] = 1
-            else:
-                key = (tuple(me), tuple(opp)) if nhits else tuple(me)
-            me[t] -= 1
-            me[src] += 1
+        for src, t in moves:
+            hit = move_checker(me, opp, src, t)
+            key = (tuple(me), tuple(opp)) if hit or nhits else tuple(me)
+            unmove_checker(me, opp, src, t, hit)
             if key not in out:
-                out[key] = (*steps, step)
+                out[key] = (*steps, (src, t, hit))
         return
-    for step in moves:
-        src, t, hit = step
-        me[src] -= 1
-        me[t] += 1
-        nout = outside - 1 if src > 6 >= t else outside
-        npts = _points_after(pts, me, src, t)
-        steps.append(step)
-        if hit:
-            opp[25 - t] = 0
-            opp[25] += 1
-            _doubles(me, opp, d, left, src, npts, nout, steps, out, best, nhits + 1)
-            opp[25] -= 1
-            opp[25 - t] = 1
-        else:
-            _doubles(me, opp, d, left, src, npts, nout, steps, out, best, nhits)
+    for src, t in moves:
+        hit = move_checker(me, opp, src, t)
+        steps.append((src, t, hit))
+        _doubles(me, opp, d, left, src, _points_after(pts, me, src, t), steps, out, best,
+                 nhits + hit)
         steps.pop()
-        me[t] -= 1
-        me[src] += 1
+        unmove_checker(me, opp, src, t, hit)
 
 
-def _two_dice(me, opp, a, b, pts, outside, out, followups_only=False) -> int:
+def _two_dice(me: list[int], opp: list[int], a: int, b: int, pts: list[int], out: Found,
+              followups_only: bool = False) -> int:
     """Plays of die ``a`` then die ``b`` into ``out``: the two-dice ones if
     any, else the one-die ones (of ``a``). Returns the dice used (0-2).
 
     ``followups_only`` (for the second die order, when the first found
-    two-dice plays and no checker is on the bar) skips the second steps that
-    cannot give anything new: a step of another checker, neither bearing off
-    nor moving the checker just moved, could have been played first. It then
-    adds to ``out`` (which holds two-dice plays) without clearing it.
+    two-dice plays and no checker is on the bar) tries only the second
+    steps that can give something new (:func:`_followups`). It then adds to
+    ``out`` (which holds two-dice plays) without clearing it.
     """
     best = 2 if followups_only else 0
-    for first in _legal_steps(me, opp, a, pts, 25, outside):
-        src, t, hit = first
-        me[src] -= 1
-        me[t] += 1
-        if hit:
-            opp[25 - t] = 0
-            opp[25] += 1
-        nout = outside - 1 if src > 6 >= t else outside
-        if followups_only and nout and t:
-            # no bearing off: only the moved checker going on can be new
-            t2 = t - b
-            if t2 > 0 and opp[25 - t2] < 2:
-                seconds = ((t, t2, opp[25 - t2] == 1),)
-            else:
-                seconds = ()
+    for src, t in _legal_steps(me, opp, a, pts, 25):
+        hit = move_checker(me, opp, src, t)
+        first = (src, t, hit)
+        npts = _points_after(pts, me, src, t)
+        if followups_only:
+            seconds = _followups(me, opp, b, npts, t)
         else:
-            seconds = _legal_steps(me, opp, b, _points_after(pts, me, src, t), 25, nout)
+            seconds = _legal_steps(me, opp, b, npts, 25)
         if seconds:
             if best < 2:
                 out.clear()
                 best = 2
-            for second in seconds:
-                s2, t2, h2 = second
-                if followups_only and s2 != t and t2:
-                    continue
-                me[s2] -= 1
-                me[t2] += 1
-                if h2:
-                    opp[25 - t2] = 0
-                    opp[25] += 1
-                    key = (tuple(me), tuple(opp))
-                    opp[25] -= 1
-                    opp[25 - t2] = 1
-                else:
-                    key = (tuple(me), tuple(opp)) if hit else tuple(me)
-                me[t2] -= 1
-                me[s2] += 1
+            for s2, t2 in seconds:
+                h2 = move_checker(me, opp, s2, t2)
+                key = (tuple(me), tuple(opp)) if h2 or hit else tuple(me)
+                unmove_checker(me, opp, s2, t2, h2)
                 if key not in out:
-                    out[key] = (first, second)
+                    out[key] = (first, (s2, t2, h2))
         elif best < 2:
             best = 1
             out[(tuple(me), tuple(opp)) if hit else tuple(me)] = (first,)
-        if hit:
-            opp[25] -= 1
-            opp[25 - t] = 1
-        me[t] -= 1
-        me[src] += 1
+        unmove_checker(me, opp, src, t, hit)
     return best
 
 
-def _search_plays(pos: Position, hi: int, lo: int) -> tuple[int, dict]:
-    """(dice used, {key: steps}) for the roll hi-lo, hi >= lo; a key is
-    the mover's tuple, or ``(me, opp)`` when the play hit."""
+def _search_plays(pos: Position, hi: int, lo: int) -> tuple[int, Found]:
+    """(dice used, {key: steps}) for the roll hi-lo, hi >= lo."""
     me0 = pos.me
     me, opp = list(me0), list(pos.opp)
-    outside = sum(me0[7:])
     pts = [p for p in range(1, 25) if me0[p]]
-    out: dict = {}
+    out: Found = {}
     if hi == lo:
         best = [0]
-        _doubles(me, opp, hi, 4, 25, pts, outside, [], out, best, 0)
+        _doubles(me, opp, hi, 4, 25, pts, [], out, best, 0)
         if not best[0]:
             return 0, {me0: ()}
         return best[0], out
-    n_hi = _two_dice(me, opp, hi, lo, pts, outside, out)
+    n_hi = _two_dice(me, opp, hi, lo, pts, out)
     if n_hi == 2:
         # every two-dice play is in `out` or starts with the low die; with no
         # checker on the bar only follow-ups of the low die can be new
         if me0[25]:
-            extra: dict = {}
-            if _two_dice(me, opp, lo, hi, pts, outside, extra) == 2:
+            extra: Found = {}
+            if _two_dice(me, opp, lo, hi, pts, extra) == 2:
                 for key, seq in extra.items():
                     if key not in out:
                         out[key] = seq
         else:
-            _two_dice(me, opp, lo, hi, pts, outside, out, True)
+            _two_dice(me, opp, lo, hi, pts, out, True)
         return 2, out
-    out_lo: dict = {}
-    n_lo = _two_dice(me, opp, lo, hi, pts, outside, out_lo)
+    out_lo: Found = {}
+    n_lo = _two_dice(me, opp, lo, hi, pts, out_lo)
     if n_lo == 2:
         return 2, out_lo
     if n_hi == 1:  # only one die can be used, and the higher one can
@@ -218,9 +202,9 @@ def _search_plays(pos: Position, hi: int, lo: int) -> tuple[int, dict]:
     return 0, {me0: ()}
 
 
-# is checked and then explained; an entry can hold hundreds of positions)
-@lru_cache(maxsize=128)
-def _legal_plays_cached(pos: Position, hi: int, lo: int) -> tuple[int, dict]:
+def find_plays(pos: Position, hi: int, lo: int) -> tuple[int, dict[Position, tuple[Step, ...]]]:
+    """``(dice used, {position after: die steps})`` of the roll ``hi``-``lo``
+    (``hi >= lo``): what :func:`legal_plays` returns, with the dice count."""
     n, found = _search_plays(pos, hi, lo)
     opp0 = pos.opp
     return n, {
@@ -229,11 +213,37 @@ def _legal_plays_cached(pos: Position, hi: int, lo: int) -> tuple[int, dict]:
     }
 
 
-def legal_plays(pos: Position, d1: int, d2: int) -> dict[Position, tuple[Step, ...]]:
+class PlayMemo:
+    """A memo of :func:`find_plays`, keyed by value (position and roll): a
+    position is asked about again right away, when a play is checked and
+    then explained, so a few entries are enough (an entry can hold hundreds
+    of positions). Pure: what it answers never depends on earlier calls."""
+
+    __slots__ = ("_memo",)
+
+    def __init__(self, limit: int = 128):
+        self._memo: BoundedCache[tuple[Position, int, int], tuple[int, dict]] = \
+            BoundedCache(limit)
+
+    def plays(self, pos: Position, hi: int, lo: int) -> tuple[int, dict[Position, tuple[Step, ...]]]:
+        """:func:`find_plays` (the dict is shared: do not change it)."""
+        key = (pos, hi, lo)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo.put(key, find_plays(pos, hi, lo))
+        return got
+
+    def clear(self) -> None:
+        self._memo.clear()
+
+
+def legal_plays(pos: Position, d1: int, d2: int,
+                memo: PlayMemo | None = None) -> dict[Position, tuple[Step, ...]]:
     """Every legal complete play of the roll ``d1``-``d2`` (rule "Moving" 4):
     keyed by the resulting position (still from the mover's side), valued by
     one sequence of die steps ``(src, dst, hit)`` that reaches it. A roll that
-    cannot be played gives ``{pos: ()}``.
+    cannot be played gives ``{pos: ()}``. ``memo`` keeps the answers for
+    asking again.
 
     >>> plays = legal_plays(start_position(), 6, 6)
     >>> len(plays), max(plays.values())
@@ -244,45 +254,38 @@ def legal_plays(pos: Position, d1: int, d2: int) -> dict[Position, tuple[Step, .
     """
     if d1 < d2:
         d1, d2 = d2, d1
-    return dict(_legal_plays_cached(pos, d1, d2)[1])
+    if memo is None:
+        return find_plays(pos, d1, d2)[1]
+    return dict(memo.plays(pos, d1, d2)[1])
 
 
-def _max_dice(me, opp, dice, i, top, outside) -> int:
-    """The most dice playable from here (stops as soon as all can be)."""
+def _max_dice(me: MutableSequence[int], opp: MutableSequence[int], dice: tuple[int, ...],
+              i: int, top: int) -> int:
+    """The most dice playable from here (stops as soon as all can be).
+    Sources are tried from the highest down (for a double, no higher than
+    the last one: any set of steps of one die can be played so)."""
     n = len(dice)
     if i == n:
         return n
     d = dice[i]
     double = dice[0] == dice[-1]
     best = i
-    if me[25]:
-        srcs = (25,) if top == 25 else ()
+    if me[25]:  # the kernel refuses every other source
+        srcs: Sequence[int] = (25,) if top == 25 else ()
     else:
         srcs = range(top if top < 25 else 24, 0, -1)
     for src in srcs:
         if not me[src]:
             continue
-        t = src - d
-        if t > 0:
-            o = opp[25 - t]
-            if o >= 2:
-                continue
-            me[src] -= 1
-            me[t] += 1
-            r = _max_dice(me, opp, dice, i + 1, src if double else 25,
-                          outside - 1 if src > 6 >= t else outside)
-            me[t] -= 1
-            me[src] += 1
-        else:
-            if outside:
-                break
-            if t < 0 and any(me[src + 1 : 7]):
-                continue
-            me[src] -= 1
-            me[0] += 1
-            r = _max_dice(me, opp, dice, i + 1, src if double else 25, outside)
-            me[0] -= 1
-            me[src] += 1
+        t = die_step(me, opp, src, d)
+        if t < 0:
+            if t == _OUTSIDE:
+                break  # every lower source would bear off too
+            continue
+        t &= POINT
+        hit = move_checker(me, opp, src, t)
+        r = _max_dice(me, opp, dice, i + 1, src if double else 25)
+        unmove_checker(me, opp, src, t, hit)
         if r > best:
             if r == n:
                 return n
@@ -300,13 +303,12 @@ def max_dice_playable(pos: Position, d1: int, d2: int) -> int:
     if d1 < d2:
         d1, d2 = d2, d1
     me, opp = list(pos.me), list(pos.opp)
-    outside = sum(pos.me[7:])
     if d1 == d2:
-        return _max_dice(me, opp, (d1,) * 4, 0, 25, outside)
-    a = _max_dice(me, opp, (d1, d2), 0, 25, outside)
+        return _max_dice(me, opp, (d1,) * 4, 0, 25)
+    a = _max_dice(me, opp, (d1, d2), 0, 25)
     if a == 2:
         return 2
-    return max(a, _max_dice(me, opp, (d2, d1), 0, 25, outside))
+    return max(a, _max_dice(me, opp, (d2, d1), 0, 25))
 
 
 def die_playable(pos: Position, die: int) -> bool:
@@ -317,4 +319,14 @@ def die_playable(pos: Position, die: int) -> bool:
     >>> die_playable(closed, 6), die_playable(start_position(), 6)
     (False, True)
     """
-    return _max_dice(list(pos.me), list(pos.opp), (die,), 0, 25, sum(pos.me[7:])) == 1
+    me, opp = pos.me, pos.opp
+    if me[25]:  # the kernel refuses every other source
+        return die_step(me, opp, 25, die) >= 0
+    for src in range(24, 0, -1):
+        if me[src]:
+            t = die_step(me, opp, src, die)
+            if t >= 0:
+                return True
+            if t == _OUTSIDE:
+                return False  # every lower source would bear off too
+    return False

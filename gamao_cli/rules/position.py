@@ -75,7 +75,6 @@ def _symmetric(points: Mapping[int, int]) -> Position:
     return Position(side, side)
 
 
-
 _new_object = object.__new__
 _set_me = Position.me.__set__  # slot descriptors: a fast constructor for
 _set_opp = Position.opp.__set__  # the frozen dataclass, with no checks
@@ -87,8 +86,6 @@ def _position(me: tuple[int, ...], opp: tuple[int, ...]) -> Position:
     _set_opp(p, opp)
     return p
 
-
-# (few entries: a position is asked about again only right away, when a play
 
 def checkers(pos: Position) -> int:
     """Total number of checkers of one side (15, or 1-3 in hypergammon),

@@ -1,27 +1,71 @@
-"""The variants gamao knows, with their start positions and the names
-records give them."""
+"""The variants gamao knows: one record each, with its start position and
+every name the formats give it (the match-file ``Variation`` tag, the words
+of SGF's ``RU`` property, and the other spellings records use), as
+python-chess's ``chess.variant`` keeps each variant's ``aliases``.
+
+>>> find_variant("HyperGammon (2)").key, find_variant("Nackgammon").sgf_rule
+('hypergammon2', 'Nackgammon')
+>>> variant_of_rule_word("hypergammon").variation, variant_of_rule_word("crawford") is None
+('HyperGammon3', True)
+"""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..errors import UnknownVariant
 from .position import Position, _symmetric
 
-#: Start position of every known variant, by variant key (both sides alike).
-VARIANTS: dict[str, Position] = {
-    "backgammon": _symmetric({24: 2, 13: 5, 8: 3, 6: 5}),
-    "nackgammon": _symmetric({24: 2, 23: 2, 13: 4, 8: 3, 6: 4}),
-    "hypergammon1": _symmetric({24: 1}),
-    "hypergammon2": _symmetric({24: 1, 23: 1}),
-    "hypergammon3": _symmetric({24: 1, 23: 1, 22: 1}),
-    "longgammon": _symmetric({24: 15}),
-}
 
-_ALIASES = {
-    "standard": "backgammon",
-    "standardbackgammon": "backgammon",
-    "hypergammon": "hypergammon3",
-}
+@dataclass(frozen=True)
+class Variant:
+    """One variant of backgammon and its names.
+
+    ``key`` is gamao's name (what :attr:`~gamao_cli.replay.record_rules.Rules.variant`
+    holds); ``variation`` the value gamao writes in a match file's
+    ``Variation`` tag (``None`` for standard backgammon, which needs no tag);
+    ``sgf_rule`` the ``RU`` word GNU Backgammon writes for it (``None``:
+    GNU Backgammon has no rule for it, and an SGF file sets up its start
+    position instead); ``rule_words`` the ``RU`` words (lower case) read as
+    this variant; ``aliases`` the other names a record may give it, written
+    as :func:`variant_key` normalises names (lower case, without spaces,
+    dashes, underscores and parentheses).
+    """
+
+    key: str
+    start: Position
+    variation: str | None = None
+    sgf_rule: str | None = None
+    rule_words: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+
+def _hyper(n: int) -> Variant:
+    words = tuple(f"{n}{w}hypergammon" for w in ("checker", "checkers", "chequer", "chequers"))
+    return Variant(f"hypergammon{n}", _symmetric({24 - i: 1 for i in range(n)}),
+                   f"HyperGammon{n}", f"Hypergammon{n}",
+                   (f"hypergammon{n}",) + (("hypergammon",) if n == 3 else ()),
+                   words + (("hypergammon",) if n == 3 else ()))
+
+
+#: Every known variant, in the order messages list them.
+ALL_VARIANTS: tuple[Variant, ...] = (
+    Variant("backgammon", _symmetric({24: 2, 13: 5, 8: 3, 6: 5}),
+            aliases=("standard", "standardbackgammon")),
+    Variant("nackgammon", _symmetric({24: 2, 23: 2, 13: 4, 8: 3, 6: 4}),
+            "NackGammon", "Nackgammon", ("nackgammon",)),
+    _hyper(1),
+    _hyper(2),
+    _hyper(3),   # plain "HyperGammon" is the 3-checker game
+    Variant("longgammon", _symmetric({24: 15}), "LongGammon"),
+)
+
+_BY_KEY: dict[str, Variant] = {v.key: v for v in ALL_VARIANTS}
+_BY_NAME: dict[str, Variant] = {name: v for v in ALL_VARIANTS for name in (v.key, *v.aliases)}
+_BY_RULE_WORD: dict[str, Variant] = {w: v for v in ALL_VARIANTS for w in v.rule_words}
+
+#: Start position of every known variant, by variant key (both sides alike).
+VARIANTS: dict[str, Position] = {v.key: v.start for v in ALL_VARIANTS}
 
 
 def start_position(variant: str = "backgammon") -> Position:
@@ -37,11 +81,23 @@ def start_position(variant: str = "backgammon") -> Position:
     return pos
 
 
-def variant_key(name: str) -> str:
-    """Normalise a variant name from a record to a key of :data:`VARIANTS`.
+def find_variant(name: str) -> Variant:
+    """The variant a record names ``name`` (a key, a ``Variation`` tag value
+    or an alias); raises :class:`~gamao_cli.errors.UnknownVariant`.
 
-    Case, spaces, dashes and underscores do not matter; plain "HyperGammon" is
-    the 3-checker game.
+    Case, spaces, dashes, underscores and parentheses do not matter
+    ("HyperGammon (2)" is how GNU Backgammon's match files name it).
+    """
+    key = re.sub(r"[\s_\-()]+", "", str(name)).lower()
+    variant = _BY_NAME.get(key)
+    if variant is None:
+        raise UnknownVariant(name, tuple(VARIANTS))
+    return variant
+
+
+def variant_key(name: str) -> str:
+    """Normalise a variant name from a record to a key of :data:`VARIANTS`
+    (:func:`find_variant`'s key).
 
     >>> [variant_key(n) for n in ("Backgammon", "HyperGammon", "Hypergammon 2", "HyperGammon (1)", "LongGammon")]
     ['backgammon', 'hypergammon3', 'hypergammon2', 'hypergammon1', 'longgammon']
@@ -50,12 +106,14 @@ def variant_key(name: str) -> str:
     ...
     gamao_cli.errors.UnknownVariant: unknown variant 'Acey-deucey' (known: backgammon, nackgammon, hypergammon1, hypergammon2, hypergammon3, longgammon)
     """
-    # "HyperGammon (2)" is how GNU Backgammon's match files name it
-    key = re.sub(r"[\s_\-()]+", "", str(name)).lower()
-    key = _ALIASES.get(key, key)
-    m = re.fullmatch(r"([123])(?:checkers?|chequers?)hypergammon", key)
-    if m:
-        key = "hypergammon" + m.group(1)
-    if key not in VARIANTS:
-        raise UnknownVariant(name, tuple(VARIANTS))
-    return key
+    return find_variant(name).key
+
+
+def variant_by_key(key: str) -> Variant:
+    """The record of the variant ``key`` (a key of :data:`VARIANTS`)."""
+    return _BY_KEY[key]
+
+
+def variant_of_rule_word(word: str) -> Variant | None:
+    """The variant an SGF ``RU`` word (lower case) names, if it names one."""
+    return _BY_RULE_WORD.get(word)

@@ -29,7 +29,8 @@ def summarise(match: m.Match, report: MatchReport | None = None) -> dict[str, An
                "takes": 0, "drops": 0} for _ in range(2)]
     for game, result in zip(match.games, report.games):
         games.append({"number": result.number, "winner": result.winner,
-                      "points": result.points, "ended": result.ended, "cube": result.cube,
+                      "points": result.points, "ended": result.ended and result.ended.value,
+                      "cube": result.cube,
                       "moves": result.moves})
         if result.winner is not None:
             t = totals[result.winner]

@@ -29,5 +29,4 @@ class JsonFormat(TextFormat):
 
     def write(self, matches: Sequence[Match], replays: Replays | None = None) -> WriteResult:
         from .codec import write_json
-        text, errors = write_json(list(matches), replays)
-        return WriteResult(text, errors=errors)
+        return write_json(list(matches), replays)

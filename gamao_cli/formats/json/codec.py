@@ -18,14 +18,23 @@ True
 from __future__ import annotations
 
 import json
-from typing import Any
+import math
+import sys
+from typing import Any, Iterable, Iterator, Sequence
 
 from gamao_cli import model as m
-from gamao_cli.errors import NotAMatchFile, SyntaxProblem
+from gamao_cli.errors import NotAMatchFile, SchemaProblem, SyntaxProblem, WriteRefused
+from gamao_cli.messages import Msg
 from gamao_cli.ids import position_id
 from gamao_cli.model import parse_steps
-from gamao_cli.replay.replay import Replays
+from gamao_cli.replay.replay import GameResult, Replays, validate_match
 from gamao_cli.replay.snapshots import snapshots
+
+from ..base import WriteResult
+from ..limits import MAX_DIGITS, MAX_JSON_DEPTH, fits, play_problem, too_long
+from ..mat.reader import roll_play_readable
+from . import locate
+from .schema import violations
 
 FORMAT_NAME = "gamao-match"
 VERSION = 1
@@ -99,11 +108,9 @@ def _game_json(game: m.Game, result, snaps: dict) -> dict[str, Any]:
     }
 
 
-def _match_json(match: m.Match, games, replays: Replays | None = None) -> dict[str, Any]:
-    """The document of one match; ``games(match, report, snaps)`` gives its games
+def _match_json(match: m.Match, games, report) -> dict[str, Any]:
+    """The document of one match; ``games(match, report)`` gives its games
     (a list, or an iterator that makes them one at a time)."""
-    report = (replays or Replays()).of(match)
-    snaps = {id(s.action): s for s in snapshots(match, report)}
     return {
         "format": FORMAT_NAME,
         "version": VERSION,
@@ -112,20 +119,48 @@ def _match_json(match: m.Match, games, replays: Replays | None = None) -> dict[s
         "players": list(match.players),
         "tags": [{"name": t.name, "value": t.value} for t in match.tags],
         "comments": list(match.comments),
-        "games": games(match, report, snaps),
+        "games": games(match, report),
         "final_score": list(report.final_score),
         "winner": report.winner,
-        "diagnostics": [d.to_dict() for d in report.diagnostics],
+        "diagnostics": [_diagnostic_json(d) for d in report.diagnostics],
     }
+
+
+def _diagnostic_json(d) -> dict[str, Any]:
+    """A diagnostic as the schema has it: a line or column is from 1 (an
+    action made in Python has none, 0: null)."""
+    out = d.to_dict()
+    for key in ("line", "column"):
+        if out.get(key) is not None and out[key] < 1:
+            out[key] = None
+    return out
 
 
 def match_to_json(match: m.Match) -> dict[str, Any]:
     """The JSON document of one match (a dict ready for :func:`json.dumps`)."""
-    return _match_json(match, lambda *made: list(_games_one_by_one(*made)))
+    return _match_json(match, lambda *made: list(_games_one_by_one(*made)),
+                       Replays().of(match))
 
 
-def _games_one_by_one(match: m.Match, report, snaps):
-    for g, r in zip(match.games, report.games):
+class _OneGame:
+    """The replay of one game, as :func:`snapshots` takes a match's."""
+
+    __slots__ = ("games",)
+
+    def __init__(self, result) -> None:
+        self.games = [result]
+
+
+def _games_one_by_one(match: m.Match, report):
+    """The document of each game, made when asked for: the positions of one
+    game at a time are in memory, never those of the whole match."""
+    results = list(report.games)
+    # a match the replay could not play (an unknown variant): its games are
+    # written all the same, without what the replay adds
+    results += [GameResult(g.number) for g in match.games[len(results):]]
+    for g, r in zip(match.games, results):
+        view = m.Match(match.length, [g], match.tags, match.comments, match.path)
+        snaps = {id(s.action): s for s in snapshots(view, _OneGame(r))} if r.records else {}
         yield _game_json(g, r, snaps)
 
 
@@ -134,36 +169,71 @@ def _games_one_by_one(match: m.Match, report, snaps):
 _LAID_OUT = ("matches", "games")
 
 
-def _lay_out(value: Any, pad: str, out: list[str]) -> None:
-    """Append the JSON of ``value`` to ``out``: a dict one key a line, the
-    lists named in :data:`_LAID_OUT` and ``actions`` one item a line."""
+def _lay_out(value: Any, pad: str, where: tuple = ()) -> Iterator[str]:
+    """The JSON of ``value`` in pieces: a dict one key a line, the lists
+    named in :data:`_LAID_OUT` and ``actions`` one item a line; each game a
+    piece of its own (so that a match of thousands of games is written
+    game by game). ``where``: the JSON path of ``value``, for a refusal."""
     if not isinstance(value, dict):
-        out.append(_compact(value))
+        yield _compact(value, where)
         return
-    out.append("{")
+    yield "{"
     sep = "\n"
     for key, v in value.items():
-        out.append(f"{sep}{pad} {_compact(key)}: ")
+        yield f"{sep}{pad} {_compact(key, where)}: "
         sep = ",\n"
         if key in _LAID_OUT or key == "actions":
             inner = pad + "  "
-            out.append("[")
+            yield "["
             first = True
-            for item in v:
-                out.append(("\n" if first else ",\n") + inner)
+            for i, item in enumerate(v):
+                yield ("\n" if first else ",\n") + inner
                 first = False
                 if key == "actions":
-                    out.append(_compact(item))
+                    yield _compact(item, where + (key, i))
+                elif key == "games":
+                    yield "".join(_lay_out(item, inner, where + (key, i)))
                 else:
-                    _lay_out(item, inner, out)
-            out.append("]" if first else f"\n{pad} ]")
+                    yield from _lay_out(item, inner, where + (key, i))
+            yield "]" if first else f"\n{pad} ]"
         else:
-            out.append(_compact(v))
-    out.append(f"\n{pad}}}")
+            yield _compact(v, where + (key,))
+    yield f"\n{pad}}}"
 
 
-def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+def _compact(value: Any, where: tuple = ()) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except ValueError:   # an int of more digits than Python writes
+        raise _number_refusal(value, where) from None
+
+
+def _number_refusal(value: Any, where: tuple) -> WriteRefused:
+    """The refusal to write ``value``, which holds an int of more than
+    MAX_DIGITS digits (a cube doubled thousands of times, a running score):
+    no reader of gamao's would read it back."""
+    def find(v: Any, at: tuple) -> tuple | None:
+        if isinstance(v, int) and not isinstance(v, bool) and not fits(v):
+            return at
+        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+        for k, sub in items:
+            got = find(sub, at + (k,))
+            if got is not None:
+                return got
+        return None
+    at = find(value, where) or where
+    path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
+    return WriteRefused("GM507.number", {"format": "JSON", "at": path, "limit": MAX_DIGITS})
+
+
+def iter_dumps(docs: Iterable[dict[str, Any]], count: int) -> Iterator[str]:
+    """:func:`dumps` in pieces, for ``count`` documents given one at a time."""
+    if count == 1:
+        body: Any = next(iter(docs))
+    else:
+        body = {"format": FORMAT_NAME + "s", "version": VERSION, "matches": docs}
+    yield from _lay_out(body, "")
+    yield "\n"
 
 
 def dumps(docs: list[dict[str, Any]]) -> str:
@@ -185,51 +255,159 @@ def dumps(docs: list[dict[str, Any]]) -> str:
     }
     <BLANKLINE>
     """
-    body: Any = docs[0] if len(docs) == 1 else {"format": FORMAT_NAME + "s", "version": VERSION,
-                                                 "matches": docs}
-    out: list[str] = []
-    _lay_out(body, "", out)
-    out.append("\n")
-    return "".join(out)
+    return "".join(iter_dumps(docs, len(docs)))
 
 
-def write_json(matches: list[m.Match], replays: Replays | None = None) -> tuple[str, int]:
-    """The JSON text of ``matches`` and the number of errors the validator
-    found, made one game at a time (the documents of a match of thousands of
-    games are never all in memory at once)."""
-    replays = replays or Replays()
-    docs = [_match_json(mt, _games_one_by_one, replays) for mt in matches]
-    errors = sum(1 for d in docs for x in d["diagnostics"] if x["severity"] == "error")
-    return dumps(docs), errors
+def write_json(matches: Sequence[m.Match], replays: Replays | None = None) -> WriteResult:
+    """``matches`` as gamao's JSON, made when the result's chunks are taken:
+    one match replayed at a time (kept only in ``replays``, when given), its
+    games written one at a time, so that memory holds one match's replay and
+    one game's positions. Refuses (:class:`WriteRefused`) no matches at all,
+    which no reader reads back, and a number too long to read back."""
+    if not matches:
+        raise WriteRefused("GM507.no-matches", {"format": "a JSON file"})
+    result = WriteResult()
+
+    def docs() -> Iterator[dict[str, Any]]:
+        for match in matches:
+            report = replays.of(match) if replays is not None else \
+                validate_match(match, keep_records=True)
+            result.add_errors(report.errors)
+            yield _match_json(match, _games_one_by_one, report)
+
+    result.set_chunks(iter_dumps(docs(), len(matches)))
+    return result
 
 
 # -- reading ---------------------------------------------------------------
+#
+# A document is checked before any model object is made: it must be JSON
+# within the bounds every reader keeps (formats.limits: numbers, nesting),
+# say it is gamao's JSON of a version this gamao reads, follow the schema
+# (json/schema.py; GM007 with the JSON path, line and column of the first
+# violations), and hold plays the match-file grammar reads. Building the
+# model then cannot fail.
 
-def _bad(path: str, message: str) -> SyntaxProblem:
-    return SyntaxProblem(path, message, line=1, column=1)
+
+def _shown(value: Any) -> str:
+    """A JSON value as the file writes it (``null``, ``"x"``), never Python's
+    ``None``; cut to 40 characters."""
+    shown = json.dumps(value, ensure_ascii=False)
+    return shown if len(shown) <= 40 else shown[:39] + "…"
 
 
-def _action_from_json(d: dict[str, Any], path: str) -> m.ActionType:
-    action = _action_fields_from_json(d, path)
+def _bad(path: str, key: str, **fields: Any) -> SyntaxProblem:
+    return SyntaxProblem(path, key=key, fields=fields, line=1, column=1)
+
+MORE_VIOLATIONS = 5   # how many violations a GM007 message names
+
+
+class _Refused(Exception):
+    """A number or constant :func:`json.loads` must not turn into a value."""
+
+    def __init__(self, key: str, literal: str):
+        self.key, self.literal = key, literal
+
+
+def _parse_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _Refused("GM001.json-range", literal)
+    return value
+
+
+def _parse_constant(literal: str) -> float:
+    raise _Refused("GM001.json-constant", literal)
+
+
+def _frames() -> int:
+    n, f = 0, sys._getframe()
+    while f is not None:
+        n += 1
+        f = f.f_back
+    return n
+
+
+def _loads(text: str, path: str) -> Any:
+    """``json.loads`` within the bounds: no number of more than MAX_DIGITS
+    digits, no Infinity or NaN, no float beyond range, no nesting much deeper
+    than MAX_JSON_DEPTH (the recursion limit is lowered while parsing)."""
+    old = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(_frames() + MAX_JSON_DEPTH + 24)
+        try:
+            return json.loads(text, parse_float=_parse_float, parse_constant=_parse_constant)
+        finally:
+            sys.setrecursionlimit(old)
+    except json.JSONDecodeError as exc:
+        raise SyntaxProblem(path, key="GM001.json-syntax", fields={"detail": _json_reason(exc.msg)},
+                            line=exc.lineno, column=exc.colno) from None
+    except _Refused as exc:
+        line, column = locate.find_literal(text, exc.literal) or (1, 1)
+        raise SyntaxProblem(path, key=exc.key, fields={"found": exc.literal[:40]}, line=line,
+                            column=column) from None
+    except RecursionError:
+        line, column = locate.deeper_than(text, MAX_JSON_DEPTH) or (1, 1)
+        raise SyntaxProblem(path, key="GM001.json-depth", fields={"limit": MAX_JSON_DEPTH},
+                            line=line, column=column) from None
+    except ValueError as exc:   # an int of more digits than Python converts
+        found = locate.find_long_number(text, MAX_DIGITS)
+        if found is None:
+            raise SyntaxProblem(path, key="GM001.json-syntax", line=1, column=1, fields={
+                "detail": Msg("json.other", {"detail": str(exc)})}) from None
+        literal, (line, column) = found
+        raise too_long(literal, path, line, column) from None
+
+
+def _schema_problem(doc: Any, text: str, path: str) -> SyntaxProblem | None:
+    found = violations(doc, MORE_VIOLATIONS + 1)
+    if not found:
+        return None
+    first = found[0]
+    line, column = locate.locate(text, first.parts)
+    problem = Msg(first.key, first.fields)
+    if len(found) == 1:
+        return SchemaProblem(path, key="GM007.schema", line=line, column=column,
+                             fields={"at": first.path, "problem": problem})
+    more = found[1:MORE_VIOLATIONS]
+    paths = ", ".join(v.path for v in more) + (", ..." if len(found) > MORE_VIOLATIONS else "")
+    return SchemaProblem(path, key="GM007.schema-more", line=line, column=column,
+                         fields={"at": first.path, "problem": problem, "more": len(found) - 1,
+                                 "paths": paths, "violations": [
+                                     {"at": v.path, "key": v.key, "fields": v.fields}
+                                     for v in found]})
+
+
+def _play_problem(play: str, path: str, text: str, parts: tuple) -> SyntaxProblem | None:
+    """What makes the text of a play unreadable (formats.limits' bounds, or
+    a play the match-file grammar does not read), located in the JSON text."""
+    problem = play_problem(play, path, None, None)
+    if problem is None and (not play or not roll_play_readable(play)
+                            or " ".join(str(s) for s in parse_steps(play)) != play):
+        problem = SyntaxProblem(path, key="GM001.json-play", fields={"play": play[:60]})
+    if problem is None:
+        return None
+    line, column = locate.locate(text, parts)
+    problem.line, problem.column = line, column
+    problem.args = (problem.describe(),)
+    return problem
+
+
+def _action_from_json(d: dict[str, Any]) -> m.ActionType:
+    action = _action_fields_from_json(d)
     analysis = d.get("analysis")
     if isinstance(analysis, dict):
         action.analysis = analysis
     return action
 
 
-def _action_fields_from_json(d: dict[str, Any], path: str) -> m.ActionType:
-    cls = _CLASSES.get(d.get("type"))
-    if cls is None:
-        raise _bad(path, f"unknown action type {d.get('type')!r}")
+def _action_fields_from_json(d: dict[str, Any]) -> m.ActionType:
+    cls = _CLASSES[d["type"]]
     player = d["player"]
-    if player not in (0, 1):
-        raise _bad(path, f"action player must be 0 or 1, not {player!r}")
     kw = {"line": d.get("line") or 0, "column": d.get("column") or 0, "move_number": d.get("move")}
     if cls is m.Play:
-        moves = parse_steps(d["play"], kw["line"], kw["column"])
-        if " ".join(str(s) for s in moves) != " ".join(d["play"].split()):
-            raise _bad(path, f"cannot read the play {d['play']!r}")
-        return m.Play(player, dice=tuple(d["dice"]), moves=moves, **kw)
+        return m.Play(player, dice=tuple(d["dice"]), moves=parse_steps(d["play"], kw["line"],
+                                                                      kw["column"]), **kw)
     if cls in (m.Dance, m.UnplayedRoll, m.IllegalPlayMarker):
         extra = {"written": d["written"]} if "written" in d else {}
         return cls(player, dice=tuple(d["dice"]), **extra, **kw)
@@ -248,15 +426,8 @@ def _shown(value: Any) -> str:
 
 
 def match_from_json(doc: dict[str, Any], path: str = "") -> m.Match:
-    if doc.get("format") != FORMAT_NAME:
-        said = (f"it has no \"format\": \"{FORMAT_NAME}\"" if "format" not in doc
-                else f"its \"format\" is {_shown(doc['format'])}, not \"{FORMAT_NAME}\"")
-        raise NotAMatchFile(path, f"not a gamao JSON match: {said}", line=1, column=1)
-    if doc.get("version") != VERSION:
-        said = ("it has no \"version\"" if "version" not in doc
-                else f"its version {_shown(doc['version'])} is not supported")
-        raise _bad(path, f"gamao JSON: {said} (this gamao reads version {VERSION})")
-    match = m.Match(int(doc["length"]), path=path)
+    """The match of a document that follows the schema (see :func:`read_json`)."""
+    match = m.Match(doc["length"], path=path)
     match.tags = [m.Tag(t["name"], t["value"]) for t in doc.get("tags", [])]
     match.comments = list(doc.get("comments", []))
     for g in doc.get("games", []):
@@ -264,25 +435,76 @@ def match_from_json(doc: dict[str, Any], path: str = "") -> m.Match:
         score = None if sl is None else m.ScoreLine(
             tuple(sl["names"]), tuple(sl["scores"]), tuple(sl.get("ratings") or (None, None)),
             line=sl.get("line") or 0)
-        game = m.Game(int(g["number"]), score, line=g.get("line") or 0)
-        game.actions = [_action_from_json(a, path) for a in g.get("actions", [])]
+        game = m.Game(g["number"], score, line=g.get("line") or 0)
+        game.actions = [_action_from_json(a) for a in g.get("actions", [])]
         game.comments = list(g.get("comments", []))
         match.games.append(game)
     return match
 
 
+def _check_plays(docs: list, text: str, path: str, prefix: tuple) -> None:
+    for k, doc in enumerate(docs):
+        for gi, g in enumerate(doc.get("games", ())):
+            for ai, a in enumerate(g.get("actions", ())):
+                if a["type"] == "play":
+                    parts = prefix + ((k,) if prefix else ()) + ("games", gi, "actions", ai, "play")
+                    problem = _play_problem(a["play"], path, text, parts)
+                    if problem is not None:
+                        raise problem
+
+
 def read_json(text: str, path: str = "") -> list[m.Match]:
-    """Read gamao's JSON (one match or ``{"matches": [...]}``) back into matches."""
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SyntaxProblem(path, f"not valid JSON: {exc.msg}", line=exc.lineno,
-                            column=exc.colno) from None
-    try:
-        if isinstance(doc, dict) and "matches" in doc:
-            return [match_from_json(d, path) for d in doc["matches"]]
-        if isinstance(doc, dict):
-            return [match_from_json(doc, path)]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise _bad(path, f"the JSON does not describe a match ({type(exc).__name__}: {exc})") from None
-    raise NotAMatchFile(path, "not a gamao JSON match", line=1, column=1)
+    """Read gamao's JSON (one match or ``{"matches": [...]}``) back into matches.
+
+    Raises :class:`NotAMatchFile` when the text is no gamao JSON (of any
+    version), :class:`SyntaxProblem` when it is not JSON within the bounds
+    of :mod:`gamao_cli.formats.limits` or holds a play the match-file
+    grammar does not read, :class:`SchemaProblem` (GM007) when it breaks the
+    schema; each with a line and column.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    doc = _loads(text, path)
+    if not isinstance(doc, dict):
+        raise NotAMatchFile(path, key="GM002.json", line=1, column=1)
+    fmt = doc.get("format")
+    if fmt not in (FORMAT_NAME, FORMAT_NAME + "s"):
+        if "format" not in doc:
+            raise NotAMatchFile(path, key="GM002.json-no-format", fields={"wanted": FORMAT_NAME},
+                                line=1, column=1)
+        raise NotAMatchFile(path, key="GM002.json-format", line=1, column=1,
+                            fields={"format": _shown(fmt), "wanted": FORMAT_NAME})
+    if doc.get("version") != VERSION:
+        if "version" not in doc:
+            raise _bad(path, "GM001.json-no-version", supported=VERSION)
+        raise _bad(path, "GM001.json-version", version=_shown(doc["version"]), supported=VERSION)
+    problem = _schema_problem(doc, text, path)
+    if problem is not None:
+        raise problem
+    if fmt == FORMAT_NAME:
+        docs, prefix = [doc], ()
+    else:
+        docs, prefix = doc["matches"], ("matches",)
+        if not docs:
+            raise NotAMatchFile(path, key="GM002.json-no-matches", line=1, column=1)
+    _check_plays(docs, text, path, prefix)
+    return [match_from_json(d, path) for d in docs]
+
+
+#: The message key of each reason :mod:`json` gives for text that is not JSON.
+_JSON_REASONS = {
+    "Expecting value": "json.expecting-value",
+    "Expecting property name enclosed in double quotes": "json.expecting-name",
+    "Expecting ':' delimiter": "json.expecting-colon",
+    "Expecting ',' delimiter": "json.expecting-comma",
+    "Unterminated string starting at": "json.unterminated-string",
+    "Invalid control character at": "json.control-character",
+    "Invalid \\escape": "json.bad-escape",
+    "Invalid \\uXXXX escape": "json.bad-unicode-escape",
+    "Extra data": "json.extra-data",
+}
+
+
+def _json_reason(msg: str) -> Msg:
+    key = _JSON_REASONS.get(msg)
+    return Msg(key, {}) if key else Msg("json.other", {"detail": msg})

@@ -19,11 +19,11 @@ import sys
 
 from gamao_cli.errors import SyntaxProblem
 
-# A step's repeat count "(n)" above this is not read: no roll moves a checker
-# more than four times, and the reader and the validator expand "8/5(n)" into
-# n movements (a line of "8/5(99) " a megabyte long took 2.6 GB). Up to it,
-# the validator reports a count too high for the roll (GM207).
-MAX_REPEAT = 9
+# A step's repeat count "(n)" above MAX_REPEAT is not read: no roll moves a
+# checker more than four times, and the reader and the validator expand
+# "8/5(n)" into n movements (a line of "8/5(99) " a megabyte long took 2.6 GB).
+# Up to it, the validator reports a count too high for the roll (GM207).
+from ..limits import MAX_MOVEMENTS, MAX_REPEAT, play_problem  # noqa: E402  (the bounds every reader keeps)
 
 
 _REPEAT_RE = re.compile(r"\((\d{2,})\)")
@@ -75,9 +75,32 @@ def check_repeats(text: str, path: str) -> None:
             continue
         line, col = _line_col(text, rm.start())
         shown = digits if len(digits) <= 12 else digits[:12] + "..."
-        raise SyntaxProblem(path, f"a step repeated {shown} times: a roll moves a checker at "
-                            f"most 4 times (more than {MAX_REPEAT} is not read)",
+        raise SyntaxProblem(path, key="GM001.repeat", fields={"count": shown, "limit": MAX_REPEAT},
                             line=line, column=col, text=f"({shown})")
+
+
+_CELL_DICE = re.compile(r"(?<![^ \t])[0-9]{2}:[ \t]+")
+
+
+def check_long_plays(text: str, path: str) -> None:
+    """Refuse a play of more than :data:`~gamao_cli.formats.limits.MAX_MOVEMENTS`
+    movements before parsing (the reader refuses it too, but the regular
+    expression that cuts a line of hundreds of thousands of steps into
+    cells takes a kilobyte a step): only lines holding more slashes than two
+    cells can are looked at. ``text`` is the text as the grammar reads it
+    (after ``prepare_text``)."""
+    limit = 2 * MAX_MOVEMENTS
+    if text.count("/") <= limit:
+        return
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) <= 4 * limit or line.count("/") <= limit:
+            continue
+        starts = [cm.end() for cm in _CELL_DICE.finditer(line)] or [0]
+        for i, at in enumerate(starts):
+            end = starts[i + 1] if i + 1 < len(starts) else len(line)
+            problem = play_problem(line[:end], path, number, 1, at=at)
+            if problem is not None:
+                raise problem
 
 
 def long_number_problem(text: str, path: str) -> SyntaxProblem | None:
@@ -98,5 +121,5 @@ def long_number_problem(text: str, path: str) -> SyntaxProblem | None:
         return None
     line, col = _line_col(text, found.start())
     n = found.end() - found.start()
-    return SyntaxProblem(path, f"a number of {n} digits: gamao reads numbers of at most "
-                         f"{limit} digits", line=line, column=col, text=found.group()[:20] + "...")
+    return SyntaxProblem(path, key="GM001.long-number", fields={"digits": n, "limit": limit},
+                         line=line, column=col, text=found.group()[:20] + "...")

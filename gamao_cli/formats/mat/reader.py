@@ -37,7 +37,8 @@ from gamao_cli.errors import NotAMatchFile, SyntaxProblem
 from gamao_cli.model.notation import BoundedCache, shape_of
 
 from ..grammars import grammar_text, parser_cache_path
-from .limits import check_repeats, long_number_problem
+from ..limits import play_problem
+from .limits import check_long_plays, check_repeats, long_number_problem
 
 GRAMMAR_FILE = "matchfile.lark"
 
@@ -66,16 +67,22 @@ def _dice(tok: Token) -> tuple[int, int]:
 _ROLL_PLAYS: BoundedCache[str, tuple] = BoundedCache(32768)
 
 
-def _roll_play_info(cell: str) -> tuple:
+def _roll_play_info(cell: str, line: int, column: int) -> tuple:
     """(dice, offset of the play text, :class:`m.PlayText`) of a ROLL_PLAY
     cell (what :meth:`m.Play.from_text` takes). Kept in
     ``_ROLL_PLAYS`` (emptied when full): the same cells recur across a whole
-    archive."""
+    archive. A play beyond the bounds of :mod:`gamao_cli.formats.limits`
+    raises its :class:`SyntaxProblem` (without the path, which
+    :func:`read_matches` adds), at ``line`` and ``column`` (the cell's)."""
     info = _ROLL_PLAYS.get(cell)
     if info is None:
         i = 3
         while cell[i] in " \t":
             i += 1
+        if len(cell) > 100:   # a real play is shorter: only then can it be out of bounds
+            problem = play_problem(cell, "", line, column, at=i)
+            if problem is not None:
+                raise problem
         play = cell[i:]
         info = (ord(cell[0]) - 48, ord(cell[1]) - 48), i, m.PlayText(play, m.parse_steps, shape_of)
         _ROLL_PLAYS.put(cell, info)
@@ -83,7 +90,7 @@ def _roll_play_info(cell: str) -> tuple:
 
 
 def _roll_play(text: str, line: int, column: int):
-    dice, i, written = _roll_play_info(text)
+    dice, i, written = _roll_play_info(text, line, column)
     return m.Play, {"dice": dice, "moves": m.parse_steps(written.text, line, column + i)}
 
 
@@ -277,7 +284,7 @@ class MatchFileBuilder(Transformer):
                 cell = cm.group(group)
                 info = plays.get(cell)
                 if info is None:
-                    info = _roll_play_info(cell)
+                    info = _roll_play_info(cell, line, column)
                 dice, offset, written = info
                 actions.append(play_from_text(side & 1, dice, written, column + offset,
                                               line, column, number))
@@ -421,18 +428,33 @@ def _line_parser() -> Lark:
 _SPLITTER: list = []
 
 
-# Examples of broken input for lark's match_examples: each label becomes the
-# player-facing message of a syntax error.
+@functools.cache
+def _roll_play_re() -> "re.Pattern[str]":
+    return re.compile(_parser().get_terminal("ROLL_PLAY").pattern.to_regexp())
+
+
+def roll_play_readable(play: str) -> bool:
+    """Whether ``play`` (the steps of a roll's cell, ``24/18* 13/11``) is
+    what the grammar reads after the dice (its terminal ROLL_PLAY).
+
+    >>> roll_play_readable("24/18* 13/11"), roll_play_readable("8-5"), roll_play_readable("1000/5")
+    (True, False, False)
+    """
+    return _roll_play_re().fullmatch("00: " + play) is not None
+
+
+# Examples of broken input for lark's match_examples: each label is the
+# message key (gamao_cli.messages) of a syntax error.
 _ERROR_EXAMPLES = {
-    "a score line (\"Name : 0   Name : 0\") must follow the Game line": [
+    "GM001.score-line": [
         " 1 point match\n\n Game 1\n  1) 31: 8/5 6/5\n",
     ],
-    "this is not a move, cube action or result": [
+    "GM001.not-a-cell": [
         " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 hello\n",
         " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) hello\n",
         " 1 point match\n\n Game 1\n A : 0   B : 0\n hello\n",
     ],
-    "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)": [
+    "GM001.step": [
         " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8-5 6-5\n",
         " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/\n",
     ],
@@ -442,22 +464,27 @@ _ERROR_EXAMPLES = {
 _BROKEN_STEP_RE = re.compile(r"(bar|off|\d+)\*?([-/\\]|$|/\s)", re.I)
 
 
+# The message key (gamao_cli.messages, ``expected.*``) of each terminal a
+# syntax error can say was expected.
+_EXPECTED_KEYS = {
+    "MOVE_LINE": "expected.move-line", "CELLS": "expected.wins",
+    "SCORE_LINE": "expected.score-line", "TAG": "expected.tag",
+    "ROLL_PLAY": "expected.roll-play", "ROLL": "expected.roll",
+    "DOUBLE": "expected.double", "TAKE": "expected.take", "DROP": "expected.drop",
+    "WINS": "expected.wins", "MOVENUM": "expected.move-number",
+    "GAME": "expected.game", "PLAYER_SCORE": "expected.player-score",
+    "LENGTH": "expected.length", "_NL": "expected.end-of-line",
+}
+
+
 def _expected_words(exc: UnexpectedInput) -> list[str]:
+    """The message keys of what the parser would have taken, each once."""
     names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
-    words = {
-        "MOVE_LINE": "a move line (\"7) 62: 24/18 13/11\")", "CELLS": "\"Wins N point\"",
-        "SCORE_LINE": "a score line (\"Name : 0   Name : 0\")", "TAG": "a tag (; [Name \"value\"])",
-        "ROLL_PLAY": "a roll and play (\"62: 24/18 13/11\")", "ROLL": "a roll (\"62:\")",
-        "DOUBLE": "\"Doubles => 2\"", "TAKE": "\"Takes\"", "DROP": "\"Drops\"",
-        "WINS": "\"Wins N point\"", "MOVENUM": "a move number (\"7)\")",
-        "GAME": "\"Game N\"", "PLAYER_SCORE": "a score line (\"Name : 0\")",
-        "LENGTH": "\"N point match\"", "_NL": "the end of the line",
-    }
     out = []
     for n in names:
-        w = words.get(n)
-        if w and w not in out:
-            out.append(w)
+        k = _EXPECTED_KEYS.get(n)
+        if k and k not in out:
+            out.append(k)
     return out
 
 
@@ -531,16 +558,16 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
     runaway step repeat count, a number too long to read).
     """
     if not looks_like_match_file(text):
-        raise NotAMatchFile(path, "not a match file: no \"N point match\" header line", line=1, column=1)
+        raise NotAMatchFile(path, key="GM002.no-header", line=1, column=1)
     check_repeats(text, path)
     text = prepare_text(text)
+    check_long_plays(text, path)
     try:
         try:
             matches = _parser().parse(text, start="runs")
         except (UnexpectedInput, _NotMoveText):
             if not _has_header(text):
-                raise NotAMatchFile(path, "not a match file: no \"N point match\" header line",
-                                    line=1, column=1) from None
+                raise NotAMatchFile(path, key="GM002.no-header", line=1, column=1) from None
             # the line-by-line grammar says exactly where and what (and, were
             # the two ever to disagree, its reading is the one that counts)
             try:
@@ -552,6 +579,11 @@ def read_matches(text: str, path: str = "") -> list[m.Match]:
         if problem is None:
             raise
         raise problem from None
+    except SyntaxProblem as exc:  # a bound the builder keeps (formats.limits)
+        if not exc.path:
+            exc.path = path
+            exc.args = (exc.describe(),)
+        raise
     for mt in matches:
         mt.path = path
     return matches
@@ -593,27 +625,23 @@ def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
             (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         while len(lines) > 1 and not lines[-1].strip():
             lines.pop()
-        return SyntaxProblem(path, label or "the file ends in the middle of a match",
-                             line=len(lines), column=len(lines[-1]) + 1,
-                             expected=_expected_words(exc))
+        return SyntaxProblem(path, key=label or "GM001.eof", line=len(lines),
+                             column=len(lines[-1]) + 1, expected_keys=_expected_words(exc))
     src = lines[line - 1] if 0 < line <= len(lines) else ""
     previous = next((x for x in reversed(lines[:line - 1]) if x.strip()), "")
     stop = _where_cells_stop(src)
     if stop is not None and stop < len(src):
         column = stop + 1
         found = src[stop:].strip()
-        if _BROKEN_STEP_RE.match(found):
-            message = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
-        else:
-            message = "this is not a move, cube action or result"
+        key = "GM001.step" if _BROKEN_STEP_RE.match(found) else "GM001.not-a-cell"
     elif _GAME_LINE_RE.match(previous):
         found = src.strip()
-        message = "a score line (\"Name : 0   Name : 0\") must follow the Game line"
+        key = "GM001.score-line"
     else:
         found = src[column - 1:].strip() if column else src.strip()
-        message = label or "cannot read this line"
-    return SyntaxProblem(path, message, line=line, column=column, text=found[:40],
-                         expected=_expected_words(exc))
+        key = label or "GM001.line"
+    return SyntaxProblem(path, key=key, line=line, column=column, text=found[:40],
+                         expected_keys=_expected_words(exc))
 
 
 def iter_matches(text: str, path: str = "") -> Iterator[m.Match]:

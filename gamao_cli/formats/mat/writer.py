@@ -20,16 +20,17 @@ player) or 34 (right player) spaces, or beside the loser's ``Drops``.
 from __future__ import annotations
 
 import re
-
-from typing import Callable, Iterable
-
-from typing import Sequence
+from typing import Callable, Iterable, Sequence
 
 from gamao_cli import model as m
+from gamao_cli.errors import WriteRefused
+from gamao_cli.messages import Msg
 from gamao_cli.model.notation import format_steps, move_numbers
-from gamao_cli.replay.replay import MatchReport, Replays
+from gamao_cli.replay.replay import MatchReport, Replays, validate_match
 
 from ..base import Note, WriteResult, analysis_note
+from ..limits import MAX_DIGITS, fits, play_problem
+from .reader import roll_play_readable
 
 LEFT_CELL_WIDTH = 27
 WIN_INDENT = (6, 34)
@@ -46,6 +47,8 @@ NAME_COLON = "-"
 # What a score line cannot hold in a name, in the order the writer mends it:
 # (pattern, replacement, why: the variant of note GM501 that says so)
 _NAME_MENDS = (
+    (re.compile(r"\t"), " ", "tab"),
+    (re.compile(r"^[ \t]+|[ \t]+$"), "", "blanks"),
     (re.compile(":"), NAME_COLON, "colon"),
     (re.compile(r",(?=[-\d.]+$)"), " ", "rating"),
 )
@@ -110,8 +113,8 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
     for comment in game.comments:
         # comments read from a match file keep their marker; others (SGF's
         # C[...]) become "; text" lines, which read back as game comments
-        for line in comment.splitlines() or [""]:
-            out.append(line if line[:1] in (";", "#", "[") else "; " + line)
+        for line in comment_lines(comment):
+            out.append(line)
     numbers = move_numbers((a.player, isinstance(a, m.Win)) for a in game.actions)
     number: int | None = None     # the open line's number and cells
     left: str | None = None
@@ -127,10 +130,11 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
         out.append(line.rstrip())
         left = right = None
 
+    swallows = False   # the left cell takes the rest of its line (Illegal play ...)
     for action, n in zip(game.actions, numbers):
         text = cell_text(action)
         if isinstance(action, m.Win):  # on the open line's right, or a line of its own
-            if n is not None:
+            if n is not None and not swallows:
                 right = text          # "  7)  Drops                       Wins 1 point"
                 flush()
             else:
@@ -142,7 +146,12 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
             number = n
         if action.player == m.LEFT:
             left = text
+            swallows = isinstance(action, m.IllegalPlayMarker)
         else:
+            if swallows and left is not None:
+                # the grammar reads the rest of an "Illegal play" cell's line
+                # as its text: the right cell goes on a line of its own
+                flush()
             right = text
     flush()
     return out
@@ -152,21 +161,52 @@ def _rated(name: str, rating: str | None) -> str:
     return f"{name},{rating}" if rating else name
 
 
-def write_match(match: m.Match, cell_text: Callable[[m.ActionType], str] = _cell_text) -> str:
-    """The text of one match in the canonical layout, ending with a newline."""
+_LINE_BREAKS = re.compile("[\r\n]")
+
+
+def comment_lines(comment: str) -> list[str]:
+    """A comment as the lines of a match file that read back as it says:
+    one line for each line of it, each with a comment marker (``; `` added
+    when it has none), without the blanks at its end (which the reader
+    drops)."""
+    out = []
+    for line in _LINE_BREAKS.split(comment) if comment else [""]:
+        line = line.rstrip(" \t")
+        out.append(line if line[:1] in (";", "#", "[") else ("; " + line).rstrip())
+    return out
+
+
+_LOOKS_LIKE_TAG = re.compile(r';[ \t]*\[[^\n]*\][ \t]*$')
+
+
+def iter_match(match: m.Match, cell_text: Callable[[m.ActionType], str] = _cell_text,
+               follows: bool = False):
+    """The text of one match in the canonical layout, in pieces: its head,
+    then each game (ending with a newline). ``follows``: another match comes
+    before it in the file, so that comment lines before its ``N point
+    match`` line would belong to that match's last game, unless a tag line
+    comes first: without tags, they come after it."""
     lines: list[str] = []
     for tag in match.tags:
         lines.append(f'; [{tag.name} "{tag.value}"]')
-    for comment in match.comments:
-        lines.append(comment)
+    comments = [line for c in match.comments for line in comment_lines(c)]
+    late = follows and not match.tags
+    if not late:
+        lines.extend(comments)
     if lines:
         lines.append("")
     lines.append(f" {match.length} point match")
+    if late:
+        lines.extend(comments)
     lines.append("")
+    yield "\n".join(lines) + "\n"
     for game in match.games:
-        lines.extend(game_lines(game, cell_text))
-        lines.append("")
-    return "\n".join(lines) + "\n"
+        yield "\n".join(game_lines(game, cell_text)) + "\n\n"
+
+
+def write_match(match: m.Match, cell_text: Callable[[m.ActionType], str] = _cell_text) -> str:
+    """The text of one match in the canonical layout, ending with a newline."""
+    return "".join(iter_match(match, cell_text))
 
 
 def write_matches(matches: Iterable[m.Match], cell_text: Callable[[m.ActionType], str] = _cell_text) -> str:
@@ -176,7 +216,7 @@ def write_matches(matches: Iterable[m.Match], cell_text: Callable[[m.ActionType]
 
 # -- the canonical layout: every play as die steps, from the replay ---------
 
-def _canonical_cells(match: m.Match, report: MatchReport):
+def _canonical_cells(match: m.Match, report: MatchReport, number: int | None = None):
     steps_of = {}
     for result in report.games:
         for r in result.records:
@@ -189,11 +229,54 @@ def _canonical_cells(match: m.Match, report: MatchReport):
             if steps:
                 return f"{action.dice[0]}{action.dice[1]}: " + format_steps(
                     steps, bar="25", off="0", group=False)
+            # written as it is: it must be a play the grammar reads
+            play = action.play_text()
+            if not roll_play_readable(play) or play_problem(play, "", None, None) is not None:
+                raise _unreadable_play(action.text(), match, number, _game_of(match, action))
         if isinstance(action, m.Dance):
             return f"{action.dice[0]}{action.dice[1]}:"
+        if isinstance(action, m.UnplayedRoll) and not _UNPLAYED.fullmatch(action.written):
+            return f"{action.dice[0]}{action.dice[1]}: ????"
+        if isinstance(action, m.IllegalPlayMarker) and not _ILLEGAL.fullmatch(action.written):
+            return f"{action.dice[0]}{action.dice[1]}: Illegal play"
         return _cell_text(action)
 
     return cell
+
+
+def _game_of(match: m.Match, action: m.ActionType) -> int | None:
+    for g in match.games:
+        if any(a is action for a in g.actions):
+            return g.number
+    return None
+
+
+# What the grammar reads as an unplayed roll's and an Illegal play marker's
+# text (ROLL_UNKNOWN, ROLL_ILLEGAL): other texts are written as these.
+_UNPLAYED = re.compile(r"\?{2,}")
+_ILLEGAL = re.compile(r"Illegal[ \t]+play[^\n\r]*(?<![ \t])", re.I)
+# A tag's name as the reader reads it back (its blanks at the ends dropped)
+_TAG_NAME = re.compile(r'(?:[^"\]\s](?:[^"\]\n\r]*[^"\]\s])?)?')
+# A rating as the reader reads it back ("Bob,1612")
+_RATING = re.compile(r"[-\d.]+")
+
+
+def _with_score_lines(match: m.Match, report: MatchReport) -> tuple[m.Match, int]:
+    """``match`` with a score line in every game (a match file needs one
+    after each Game line): the players' names and the running score, for a
+    game that has none; and how many games got one."""
+    missing = [i for i, g in enumerate(match.games) if g.score is None]
+    if not missing:
+        return match, 0
+    names = match.players
+    games = list(match.games)
+    for i in missing:
+        g = games[i]
+        before = report.games[i].score_before if i < len(report.games) else (0, 0)
+        games[i] = m.Game(g.number, m.ScoreLine(names, tuple(before)), g.actions, g.comments,
+                          g.line, g.column)
+    return m.Match(match.length, games, match.tags, match.comments, match.path, match.line,
+                   match.column), len(missing)
 
 
 def _without_redundant_tags(match: m.Match) -> m.Match:
@@ -212,10 +295,85 @@ def _without_redundant_tags(match: m.Match) -> m.Match:
     return copy
 
 
+def _where(number: int | None) -> "Msg | str":
+    return Msg("where.match", {"match": number}) if number else ""
+
+
+def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
+    """Why ``match`` cannot be written as a match file that reads back into
+    it (``number``: its place in a file of several), or None. What the
+    writer mends instead (a ':' in a name, blanks, comment markers) is not
+    a reason."""
+    where = _where(number)
+
+    def refuse(key: str, **fields) -> WriteRefused:
+        return WriteRefused(key, {"where": where, "format": "a match file", **fields})
+
+    numbers = [("the match length", match.length)]
+    if match.length < 0:
+        return refuse("GM507.mat-length", length=match.length)
+    for tag in match.tags:
+        if not _TAG_NAME.fullmatch(tag.name) or _LINE_BREAKS.search(tag.value):
+            return refuse("GM507.mat-tag", name=tag.name, value=tag.value)
+    for comment in match.comments:
+        for line in comment_lines(comment):
+            if _LOOKS_LIKE_TAG.match(line):
+                return refuse("GM507.mat-comment", comment=line)
+    for game in match.games:
+        numbers.append((f"game {game.number}", game.number))
+        if game.number < 0:
+            return refuse("GM507.mat-game-number", game=game.number)
+        if game.score is not None:
+            numbers.extend(("a score", s) for s in game.score.scores if s is not None)
+            for name, rating in zip(game.score.names, game.score.ratings):
+                if _LINE_BREAKS.search(name):
+                    return refuse("GM507.mat-name", game=game.number, name=name)
+                if rating is not None and (not _RATING.fullmatch(rating) or not name.strip()):
+                    return refuse("GM507.mat-rating", game=game.number, name=name, rating=rating)
+        for a in game.actions:
+            if a.player not in (0, 1):
+                return refuse("GM507.mat-player", game=game.number, cell=_cell_text(a), player=a.player)
+            dice = getattr(a, "dice", None)
+            if dice is not None and not all(type(d) is int and 0 <= d <= 9 for d in dice):
+                return refuse("GM507.mat-dice", game=game.number, cell=_cell_text(a))
+            # (a play read from text has the steps the grammar found: its
+            # steps are not made here, which would cost a step object each)
+            if isinstance(a, m.Play) and getattr(a, "_written", None) is None and not a.moves:
+                return refuse("GM507.mat-empty-play", game=game.number, dice=f"{dice[0]}{dice[1]}")
+            if isinstance(a, (m.Win, m.Loss)):
+                numbers.append(("points", a.points))
+                if a.points < 0:
+                    return refuse("GM507.mat-points", game=game.number, cell=_cell_text(a))
+            if isinstance(a, m.Double):
+                if a.kind not in ("double", "beaver", "raccoon"):
+                    return refuse("GM507.mat-cube", game=game.number, value=a.kind)
+                if a.value is not None:
+                    if type(a.value) is not int or a.value < 0:
+                        return refuse("GM507.mat-cube", game=game.number, value=a.value)
+                    numbers.append(("a cube value", a.value))
+    for what, n in numbers:
+        if type(n) is not int:
+            return refuse("GM507.mat-not-a-number", what=what, value=n)
+        if not fits(n):
+            return refuse("GM507.mat-number", what=what, limit=MAX_DIGITS)
+    return None
+
+
+def _unreadable_play(cell: str, match: m.Match, number: int | None, game: int) -> WriteRefused:
+    return WriteRefused("GM507.mat-play", {"where": _where(number), "game": game, "cell": cell})
+
+
 def write_canonical(matches: Sequence[m.Match], replays: Replays | None = None) -> WriteResult:
     """``matches`` in GNU Backgammon's layout, every play one die step per
     step (consolidated plays such as ``24/13`` expanded, bar as 25, off as 0)
     with hit marks set from the replay.
+
+    The text is made when the result's chunks are taken, match by match and
+    game by game (one match's replay in memory, kept in ``replays`` when it
+    is given). A match that no match file holds so that it reads back (a
+    negative length, a line break in a name, dice outside 0-9...), or no
+    matches at all, is refused (:class:`WriteRefused`, GM507) before
+    anything is written.
 
     >>> from gamao_cli.formats.mat.reader import read_matches
     >>> text = (" 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n"
@@ -223,20 +381,37 @@ def write_canonical(matches: Sequence[m.Match], replays: Replays | None = None) 
     >>> print([line for line in write_canonical(read_matches(text)).text.splitlines() if "1)" in line][0])
       1) 65: 24/18 18/13             62: 24/18 13/11
     """
-    replays = replays or Replays()
-    parts = []
+    if not matches:
+        raise WriteRefused("GM507.no-matches", {"format": "a match file"})
+    several = len(matches) > 1
+    for k, match in enumerate(matches, 1):
+        problem = refusal(match, k if several else None)
+        if problem is not None:
+            raise problem
     result = WriteResult()
-    for match in matches:
-        report = replays.of(match)
-        result.errors += report.errors
-        parts.append(write_matches([_without_redundant_tags(match)], _canonical_cells(match, report)))
-        for name, written, why in renamed_players(match):
-            result.note(Note("GM501", {"name": name, "written": written, "why": why},
-                             key="GM501." + "+".join(why)))
-        if any(isinstance(a, m.Loss) for g in match.games for a in g.actions):
-            result.note(Note("GM502"))
-    result.text = "\n".join(parts)
-    dropped = analysis_note(matches, "a match file")
-    if dropped is not None:
-        result.note(dropped)
+
+    def chunks():
+        for k, match in enumerate(matches, 1):
+            report = replays.of(match) if replays is not None else \
+                validate_match(match, keep_records=True)
+            result.add_errors(report.errors)
+            for name, written, why in renamed_players(match):
+                key = "GM501." + "+".join(why) if set(why) <= {"colon", "rating"} else "GM501.other"
+                result.note(Note("GM501", {"name": name, "written": written, "why": why}, key=key))
+            if any(isinstance(a, m.Loss) for g in match.games for a in g.actions):
+                result.note(Note("GM502"))
+            cell = _canonical_cells(match, report, k if several else None)
+            if k > 1:
+                yield "\n"
+            filled, n = _with_score_lines(_without_redundant_tags(match), report)
+            if n:
+                result.note(Note("GM504", {"where": _where(k if several else None), "n": n},
+                                 key="GM504.no-score-line"))
+            yield from iter_match(filled, cell, follows=k > 1)
+
+        dropped = analysis_note(matches, "a match file")
+        if dropped is not None:
+            result.note(dropped)
+
+    result.set_chunks(chunks())
     return result

@@ -84,10 +84,13 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from gamao_cli import model as m
 from gamao_cli import rules as board
 from gamao_cli.errors import NotAMatchFile, SyntaxProblem
+from gamao_cli.messages import Msg
 from gamao_cli.model import parse_steps
 from gamao_cli.rules import Position
 
 from ..grammars import grammar_text
+from ..limits import MAX_DIGITS, MAX_MOVEMENTS, fits, play_problem, too_long
+from ..mat.reader import roll_play_readable
 
 GRAMMAR_FILE = "sgf.lark"
 
@@ -95,7 +98,7 @@ GRAMMAR_FILE = "sgf.lark"
 KEPT = frozenset({
     "GM", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE",
     "W", "B", "C", "AE", "AW", "AB", "PL", "CV", "CP", "DI",
-    "XR", "XT", "XA", "XS", "XE", "XL", "XI", "XC",
+    "XR", "XT", "XA", "XS", "XE", "XL", "XI", "XC", "XV", "XN",
 })
 
 # gamao's private properties: what a match file says and SGF cannot. Their
@@ -134,6 +137,15 @@ NO_SCORE_LINE = "none"
 #: beaver, as GNU Backgammon's match files do) that SGF writes out.
 IMPLIED_PROPERTY = "XI"
 IMPLIED = "implied"
+#: On a cube node: XV[value][kind], the cube action as the record wrote it
+#: when that is not what SGF's node gives (a value not twice the cube, none
+#: written, a beaver where SGF reads a double): XV[2][double], XV[][double].
+CUBE_PROPERTY = "XV"
+#: On a game's root: XN[5], the game's number as the record has it when
+#: MI[game:...] cannot give it (a game 0, numbers repeated or going back,
+#: which would start a new match there).
+NUMBER_PROPERTY = "XN"
+CUBE_KINDS = ("double", "beaver", "raccoon")
 SETUP = ("AE", "AW", "AB", "PL", "CV", "CP", "DI")
 
 #: Root properties that become match tags, in the order GNU Backgammon's
@@ -146,15 +158,6 @@ TAG_OF_PROPERTY = {
     "BR": "Player 2 Elo",
     "DT": "EventDate",
     "AN": "Transcriber",
-}
-
-#: ``RU`` variant words and the ``Variation`` tag values they become.
-VARIATION_OF_RULE = {
-    "nackgammon": "NackGammon",
-    "hypergammon1": "HyperGammon1",
-    "hypergammon2": "HyperGammon2",
-    "hypergammon3": "HyperGammon3",
-    "hypergammon": "HyperGammon",
 }
 
 # Text-valued properties: line ends are kept (FF[4] "Text"); in all others
@@ -296,40 +299,42 @@ def parse_trees(text: str, path: str = "") -> list[SgfTree]:
         raise _syntax_error(exc, text, path) from None
 
 
-_EXPECTED_WORDS = {
-    "LPAR": '"(" (a game tree)',
-    "_RPAR": '")" (the end of a game tree)',
-    "_SEMI": '";" (a node)',
-    "PROP_IDENT": "a property name (W, B, MI...)",
-    "VALUE": "a value in brackets ([...])",
+#: The message key (gamao_cli.messages) of each terminal a syntax error can
+#: say was expected.
+_EXPECTED_KEYS = {
+    "LPAR": "expected.sgf-tree",
+    "_RPAR": "expected.sgf-end",
+    "_SEMI": "expected.sgf-node",
+    "PROP_IDENT": "expected.sgf-property",
+    "VALUE": "expected.sgf-value",
 }
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> SyntaxProblem:
     expected = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
-    words = [_EXPECTED_WORDS[e] for e in expected if e in _EXPECTED_WORDS]
+    words = [_EXPECTED_KEYS[e] for e in expected if e in _EXPECTED_KEYS]
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken)
                                           and exc.token.type == "$END"):
         lines = text.splitlines() or [""]
-        return SyntaxProblem(path, "the SGF text ends inside a game tree (a \")\" is missing)",
-                             line=len(lines), column=len(lines[-1]) + 1, expected=words)
+        return SyntaxProblem(path, key="GM001.sgf-eof", line=len(lines),
+                             column=len(lines[-1]) + 1, expected_keys=words)
     line, column = exc.line, exc.column
     src = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
     found = src[column - 1:].strip()[:40]
     at = getattr(exc, "pos_in_stream", None)
     if isinstance(exc, UnexpectedCharacters) and at is not None and text[at:at + 1] == "[":
-        message = "a property value is not closed with \"]\" (write \\] for a \"]\" inside it)"
+        key = "GM001.sgf-value-open"
     elif isinstance(exc, UnexpectedCharacters):
-        message = "this is not SGF: expected a property, a node or a game tree"
+        key = "GM001.sgf-not-sgf"
     else:
         tok = exc.token
         if tok.type == "VALUE":
-            message = "a value in brackets must follow a property name"
+            key = "GM001.sgf-value-alone"
         elif tok.type == "PROP_IDENT":
-            message = "a property must stand in a node (after \";\")"
+            key = "GM001.sgf-prop-outside"
         else:
-            message = "unexpected text in the SGF game tree"
-    return SyntaxProblem(path, message, line=line, column=column, text=found, expected=words)
+            key = "GM001.sgf-unexpected"
+    return SyntaxProblem(path, key=key, line=line, column=column, text=found, expected_keys=words)
 
 
 # ---------------------------------------------------------------- the model
@@ -343,6 +348,19 @@ def gc_comments(value: str) -> list[str]:
 def looks_like_sgf(text: str) -> bool:
     s = text.lstrip("\ufeff \t\r\n")
     return s.startswith("(") and s[1:].lstrip().startswith(";")
+
+
+def cube_offer(pending: tuple[int, str, int] | None, player: int, cube: int) -> tuple[str, int]:
+    """What a ``double`` node of ``player`` is, as the reader reads it
+    (``pending``: the offer it answers, (player, kind, value); ``cube``:
+    the cube's value): its kind and the cube's value after it.
+
+    >>> cube_offer(None, 0, 2), cube_offer((0, "double", 4), 1, 2)
+    (('double', 4), ('beaver', 8))
+    """
+    if pending is not None and pending[0] != player:
+        return ("beaver" if pending[1] == "double" else "raccoon"), 2 * pending[2]
+    return "double", 2 * cube
 
 
 def letter_point(letter: str, player: int) -> int:
@@ -384,15 +402,37 @@ def _expand_points(prop: SgfProp, path: str) -> list[str]:
             continue
         mo = re.fullmatch(r"([a-z])\s*:\s*([a-z])", v)
         if not mo or mo.group(1) > mo.group(2):
-            raise SyntaxProblem(path, f"{prop.name}[{value}]: a point is one letter a-z, a range "
-                                "is two (\"a:y\")", line=line, column=column, text=value)
+            raise SyntaxProblem(path, key="GM001.sgf-points",
+                                fields={"prop": prop.name, "value": value},
+                                line=line, column=column, text=value)
         out.extend(chr(c) for c in range(ord(mo.group(1)), ord(mo.group(2)) + 1))
     return out
 
 
-def _int(value: str) -> int | None:
+# What gamao's XT and XC hold: tags and comment lines as a match file has
+# them (a tag's name without '"', ']' or blanks at its ends; one line each).
+# XT or XC that hold anything else were not written by gamao: they are
+# ignored (the tags and comments then come from the SGF properties).
+_TAG_NAME = re.compile(r'(?:[^"\]\s](?:[^"\]\n\r]*[^"\]\s])?)?')
+_COMMENT_LINE = re.compile(r"[;#\[][^\n\r]*(?<![ \t])")
+
+
+def _tags_ok(values: list[str]) -> bool:
+    return all(_TAG_NAME.fullmatch(values[i]) and "\n" not in values[i + 1]
+               and "\r" not in values[i + 1] for i in range(0, len(values), 2))
+
+
+def _int(value: str, path: str = "", at: tuple[int, int] | None = None) -> int | None:
+    """The number a value holds (None when it holds none); a number of more
+    digits than :data:`~gamao_cli.formats.limits.MAX_DIGITS` raises its
+    :class:`SyntaxProblem` at ``at`` (the value's line and column)."""
+    v = value.strip()
+    if len(v) > MAX_DIGITS:
+        problem = too_long(v, path, *(at or (None, None)))
+        if problem is not None and v.lstrip("+-").isdigit():
+            raise problem
     try:
-        return int(value.strip())
+        return int(v)
     except ValueError:
         return None
 
@@ -400,16 +440,20 @@ def _int(value: str) -> int | None:
 class _MatchInfo:
     __slots__ = ("length", "game", "scores")
 
-    def __init__(self, prop: SgfProp | None):
+    def __init__(self, prop: SgfProp | None, path: str = ""):
         self.length: int | None = None
         self.game: int | None = None
         self.scores: list[int | None] = [None, None]
         if prop is None:
             return
-        for v in prop.values:
+        for v, at in zip(prop.values, prop.values_at):
             key, _, val = v.partition(":")
             key = key.strip().lower()
-            n = _int(val)
+            n = _int(val, path, at)
+            if n is not None and n < 0 and key in ("length", "game"):
+                raise SyntaxProblem(path, key="GM001.sgf-negative",
+                                    fields={"value": v.strip(), "what": Msg("sgf." + key, {})},
+                                    line=at[0], column=at[1], text=v.strip()[:40])
             if key == "length":
                 self.length = n
             elif key == "game":
@@ -447,9 +491,11 @@ class _GameReader:
         self.last_tag = ""
         self.extra_win = False   # a Wins cell came in gamao's XA: RE adds none
 
-    def error(self, message: str, line: int, column: int, text: str = "") -> SyntaxProblem:
-        return SyntaxProblem(self.path, f"game {self.game.number}: {message}", line=line,
-                             column=column, text=text)
+    def error(self, key: str, line: int, column: int, text: str = "",
+              **fields: object) -> SyntaxProblem:
+        """The syntax problem ``key`` (its message starts with the game's number)."""
+        return SyntaxProblem(self.path, key=key, fields={"game": self.game.number, **fields},
+                             line=line, column=column, text=text)
 
     # -- numbering as in the match-file layout ----------------------------
     def move_number(self, player: int) -> int:
@@ -499,13 +545,19 @@ class _GameReader:
         pos = dict(line=prop.line, column=prop.column)
         if low == "double" or low == "beaver" or low == "raccoon":
             pending = self.pending
-            if pending is not None and pending[0] != player:
-                kind = "beaver" if pending[1] == "double" else "raccoon"
-                value_after = 2 * pending[2]
-            else:
-                kind, value_after = "double", 2 * self.cube
+            kind, value_after = cube_offer(pending, player, self.cube)
+            if not fits(value_after):
+                raise self.error("GM001.sgf-cube-too-big", prop.line, prop.column,
+                                 limit=MAX_DIGITS)
             self.pending = (player, kind, value_after)
-            self.add(m.Double(player, value_after, kind, move_number=self.move_number(player),
+            value: int | None = value_after
+            written = node.get(CUBE_PROPERTY)
+            if written is not None and len(written.values) == 2 \
+                    and written.values[1].strip() in CUBE_KINDS:
+                # the cube action as the record wrote it (gamao's XV)
+                value = _int(written.values[0], self.path, written.values_at[0])
+                kind = written.values[1].strip()
+            self.add(m.Double(player, value, kind, move_number=self.move_number(player),
                               **pos))
         elif low == "take":
             if self.pending is not None:
@@ -546,14 +598,14 @@ class _GameReader:
             player = "WB".index(vals[0].upper())
             if kind == WIN:
                 match = len(vals) > 3 and "match" in vals[3].lower()
-                win = m.Win(player, int(vals[2]), match, **pos)
+                win = m.Win(player, self.points(prop, 2), match, **pos)
                 self.game.actions.append(win)
                 self.last_action = win
                 self.has_left = self.has_right = False   # a Wins cell closes its line
                 self.extra_win = True
                 return
             if kind == LOSS:
-                action = m.Loss(player, int(vals[2]), **pos)
+                action = m.Loss(player, self.points(prop, 2), **pos)
             elif kind == RESIGN_CELL:
                 action = m.Resign(player, **pos)
             elif kind in (UNPLAYED, ILLEGAL):
@@ -571,21 +623,31 @@ class _GameReader:
             else:
                 raise ValueError
         except (ValueError, IndexError):
-            raise self.error(f"{prop.name}[{']['.join(prop.values)}] is not a cell gamao writes "
-                             "(loss, resign, unplayed, illegal or win, after W or B)",
-                             prop.line, prop.column, prop.value) from None
+            raise self.error("GM001.sgf-cell", prop.line, prop.column, prop.value,
+                             prop=prop.name, values="][".join(prop.values)) from None
         action.move_number = self.move_number(player)
         self.add(action)
+
+    def points(self, prop: SgfProp, i: int) -> int:
+        """The points of an XA cell's value ``i`` (ValueError when it holds none)."""
+        n = _int(prop.values[i], self.path, prop.values_at[i])
+        if n is None or n < 0:
+            raise ValueError
+        return n
 
     def roll(self, prop: SgfProp, player: int, value: str, spelling: SgfProp | None) -> None:
         mo = _MOVE_RE.match(value)
         line, column = prop.values_at[0] if prop.values_at else (prop.line, prop.column)
         if mo is None or len(mo.group(3)) % 2:
-            raise self.error(f"{prop.name}[{value}] is not a move: expected two dice and letter "
-                             "pairs (\"31hefe\"), a dance (\"66\"), double, take or drop",
-                             line, column + 1, value)
+            raise self.error("GM001.sgf-move", line, column + 1, value, prop=prop.name,
+                             value=value)
         dice = (int(mo.group(1)), int(mo.group(2)))
         letters = mo.group(3)
+        if len(letters) > 2 * MAX_MOVEMENTS:
+            raise SyntaxProblem(self.path, key="GM001.movements",
+                                fields={"count": len(letters) // 2, "limit": MAX_MOVEMENTS},
+                                line=line, column=column + 3 + 2 * MAX_MOVEMENTS,
+                                text=letters[2 * MAX_MOVEMENTS:][:20])
         number = self.move_number(player)
         if not letters:
             written = " ".join(spelling.value.split()) if spelling is not None else ""
@@ -600,9 +662,8 @@ class _GameReader:
             a, b = letters[i], letters[i + 1]
             at = column + 3 + i
             if a == "z" or b == "y":
-                raise self.error(f"{prop.name}[{value}]: {a}{b} moves a checker "
-                                 f"{'from off the board' if a == 'z' else 'onto the bar'}",
-                                 line, at, value)
+                raise self.error("GM001.sgf-from-off" if a == "z" else "GM001.sgf-onto-bar",
+                                 line, at, value, prop=prop.name, value=value, pair=a + b)
             src, dst = letter_point(a, player), letter_point(b, player)
             hit = False
             if pos is not None:
@@ -621,12 +682,18 @@ class _GameReader:
         self.add(m.Play(player, dice, moves, move_number=number,
                         line=prop.line, column=prop.column))
 
-    @staticmethod
-    def written_steps(spelling: SgfProp, steps: tuple[m.Step, ...]) -> tuple[m.Step, ...] | None:
+    def written_steps(self, spelling: SgfProp, steps: tuple[m.Step, ...]) -> tuple[m.Step, ...] | None:
         """The steps of gamao's ``XS`` (a play as the record wrote it), when
         they stand for the movements the letters give (less those SGF cannot
-        spell: from off, onto the bar); None otherwise."""
+        spell: from off, onto the bar); None otherwise. A spelling beyond the
+        bounds every reader keeps (a repeat count of millions) raises its
+        :class:`SyntaxProblem`."""
         line, column = spelling.values_at[0] if spelling.values_at else (0, 0)
+        problem = play_problem(spelling.value, self.path, line, column + 1)
+        if problem is not None:
+            raise problem
+        if not roll_play_readable(spelling.value.strip()):
+            return None
         try:
             written = parse_steps(spelling.value.strip(), line, column + 1)
         except Exception:
@@ -643,18 +710,16 @@ class _GameReader:
     def setup(self, node: dict[str, SgfProp], at_start: bool) -> None:
         cv = node.get("CV")
         if cv is not None:
-            n = _int(cv.value)
+            n = _int(cv.value, self.path, (cv.line, cv.column))
             if n != self.cube:
-                raise self.error(f"CV[{cv.value}] sets the cube to {cv.value}, but the record's "
-                                 f"cube is at {self.cube}; gamao cannot represent a set-up cube",
-                                 cv.line, cv.column, cv.value)
+                raise self.error("GM001.sgf-cube-value", cv.line, cv.column, cv.value,
+                                 value=cv.value, cube=self.cube)
         cp = node.get("CP")
         if cp is not None:
             want = {None: "c", 0: "w", 1: "b"}[self.owner]
             if cp.value.strip().lower()[:1] != want:
-                raise self.error(f"CP[{cp.value}] sets the cube's owner, which the record does not "
-                                 "say; gamao cannot represent a set-up cube", cp.line, cp.column,
-                                 cp.value)
+                raise self.error("GM001.sgf-cube-owner", cp.line, cp.column, cp.value,
+                                 value=cp.value)
         if not any(k in node for k in ("AE", "AW", "AB")):
             return  # PL, DI: the actions say whose turn it is and what they rolled
         first = node.get("AE") or node.get("AW") or node.get("AB")
@@ -685,13 +750,11 @@ class _GameReader:
                         self.r.set_variant(key, first.line)
                         self.white = start
                         return
-            raise self.error("the game starts from a set-up position (AE/AW/AB) that is not the "
-                             f"start position of {self.r.variant_name()}; gamao cannot represent "
-                             "set-up positions", first.line, first.column)
+            raise self.error("GM001.sgf-setup-start", first.line, first.column,
+                             variant=self.r.variant_name())
         if self.white is not None and new == self.white:
             return
-        raise self.error("a set-up node (AE/AW/AB) changes the position in the middle of the "
-                         "game; gamao cannot represent set-up positions", first.line, first.column)
+        raise self.error("GM001.sgf-setup-middle", first.line, first.column)
 
     # -- the result --------------------------------------------------------
     def result(self, root: dict[str, SgfProp]) -> None:
@@ -709,7 +772,9 @@ class _GameReader:
             return
         winner = 0 if mo.group(1).upper() == "W" else 1
         match = flag is not None and "match" in flag.value.lower()
-        self.game.actions.append(m.Win(winner, int(mo.group(2)), match,
+        at = re_prop.values_at[0] if re_prop.values_at else (re_prop.line, re_prop.column)
+        points = _int(mo.group(2), self.path, (at[0], at[1] + 3))
+        self.game.actions.append(m.Win(winner, points, match,
                                        line=re_prop.line, column=re_prop.column))
 
 
@@ -727,8 +792,8 @@ class _Reader:
         self.length: int | None = None
         self.all_tags: dict[int, SgfProp] = {}
 
-    def variant_name(self) -> str:
-        return "standard backgammon" if self.variant == "backgammon" else self.variant
+    def variant_name(self) -> "str | Msg":
+        return Msg("variant.standard", {}) if self.variant == "backgammon" else self.variant
 
     def set_variant(self, key: str, line: int) -> None:
         """Play the match as variant ``key`` (a key of board.VARIANTS); say so
@@ -737,7 +802,7 @@ class _Reader:
         self.start = board.start_position(key)
         self.variant_fixed = True
         if key != "backgammon":
-            name = VARIATION_OF_RULE.get(key) or {"longgammon": "LongGammon"}.get(key, key)
+            name = board.variant_by_key(key).variation or key
             self.match.tags.append(m.Tag("Variation", name, line=line))
 
     def read(self, trees: list[SgfTree]) -> list[m.Match]:
@@ -746,9 +811,9 @@ class _Reader:
             root = nodes[0] if nodes else {}
             gm = root.get("GM")
             if gm is not None and gm.value.strip() not in ("6", ""):
-                raise NotAMatchFile(self.path, f"an SGF file for another game (GM[{gm.value}]); "
-                                    "backgammon is GM[6]", line=gm.line, column=gm.column)
-            info = _MatchInfo(root.get("MI"))
+                raise NotAMatchFile(self.path, key="GM002.sgf-other-game",
+                                    fields={"value": gm.value}, line=gm.line, column=gm.column)
+            info = _MatchInfo(root.get("MI"), self.path)
             if (self.match is None or info.game == 0 and self.match.games
                     or info.length is not None and info.length != self.match.length):
                 self.new_match(tree, root, info)
@@ -769,8 +834,13 @@ class _Reader:
                 if [v.strip().lower() for v in xl.values] == [NO_SCORE_LINE]:
                     score = None
                 elif len(xl.values) == 2:
-                    score.scores = (_int(xl.values[0]), _int(xl.values[1]))
-            if info.game is not None:
+                    score.scores = (_int(xl.values[0], self.path, xl.values_at[0]),
+                                    _int(xl.values[1], self.path, xl.values_at[1]))
+            xn = root.get(NUMBER_PROPERTY)
+            written = _int(xn.value, self.path, xn.values_at[0]) if xn is not None else None
+            if written is not None and written >= 0:
+                number = written   # the number as the record has it (gamao's XN)
+            elif info.game is not None:
                 number = info.game + 1
             else:
                 number = self.match.games[-1].number + 1 if self.match.games else 1
@@ -780,7 +850,7 @@ class _Reader:
         for mt in self.matches:
             mt.path = self.path
             xt = self.all_tags.get(id(mt))
-            if xt is not None and len(xt.values) % 2 == 0:
+            if xt is not None and len(xt.values) % 2 == 0 and _tags_ok(xt.values):
                 # the tags as the match file had them, written by gamao
                 vals = xt.values
                 mt.tags = [m.Tag(vals[i], vals[i + 1], line=xt.line) for i in range(0, len(vals), 2)]
@@ -809,7 +879,7 @@ class _Reader:
             for v in gc.values:
                 mt.comments.extend(gc_comments(v))
         xc = root.get(COMMENTS_PROPERTY)
-        if xc is not None:
+        if xc is not None and all(_COMMENT_LINE.fullmatch(v) for v in xc.values):
             mt.comments = list(xc.values)   # the lines as written, kept by gamao
         self.rules(mt, root)
 
@@ -824,8 +894,9 @@ class _Reader:
         self.start = board.start_position()
         self.variant_fixed = False
         for w in words:
-            if w in VARIATION_OF_RULE:
-                self.set_variant(board.variant_key(VARIATION_OF_RULE[w]), line)
+            variant = board.variant_of_rule_word(w)
+            if variant is not None:
+                self.set_variant(variant.key, line)
         if "nocube" in words:
             mt.tags.append(m.Tag("CubeLimit", "1", line=line))
         if mt.length:
@@ -849,7 +920,6 @@ def read_sgf(text: str, path: str = "") -> list[m.Match]:
     if text.startswith("\ufeff"):
         text = text[1:]
     if not looks_like_sgf(text):
-        raise NotAMatchFile(path, "not an SGF file: it does not start with \"(;\"",
-                            line=1, column=1)
+        raise NotAMatchFile(path, key="GM002.not-sgf", line=1, column=1)
     trees = parse_trees(text, path)
     return _Reader(path).read(trees)

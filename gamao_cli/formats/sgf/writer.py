@@ -58,17 +58,19 @@ from typing import Any, Sequence
 
 from gamao_cli import __version__
 from gamao_cli import model as m
-from gamao_cli.errors import UnknownVariant
+from gamao_cli.errors import UnknownVariant, WriteRefused
 from gamao_cli.formats.base import Note, WriteResult, analysis_note
 from gamao_cli.messages import Msg
 from gamao_cli.model.notation import move_numbers as _move_numbers
-from gamao_cli.replay.replay import RESIGN, TIME, GameResult, Replays, Rules
-from gamao_cli.rules import VARIANTS
+from gamao_cli.replay.replay import RESIGN, TIME, GameResult, Replays, Rules, validate_match
+from gamao_cli.rules import VARIANTS, variant_by_key
 
-from .reader import (COMMENTS_PROPERTY, EXTRA_PROPERTY, ILLEGAL, IMPLIED, IMPLIED_PROPERTY,
-                         LOSS, MATCH_FLAG, MATCH_WORDS, NO_SCORE_LINE, NOT_WRITTEN,
-                         RATINGS_PROPERTY, RESIGN_CELL, SCORE_PROPERTY, SPELLING_PROPERTY,
-                         TAGS_PROPERTY, UNPLAYED, WIN, gc_comments, point_letter)
+from ..limits import MAX_DIGITS, fits
+from .reader import (COMMENTS_PROPERTY, CUBE_KINDS, CUBE_PROPERTY, EXTRA_PROPERTY, ILLEGAL,
+                     IMPLIED, IMPLIED_PROPERTY, LOSS, MATCH_FLAG, MATCH_WORDS, NO_SCORE_LINE,
+                     NOT_WRITTEN, NUMBER_PROPERTY, RATINGS_PROPERTY, RESIGN_CELL, SCORE_PROPERTY,
+                     SPELLING_PROPERTY, TAGS_PROPERTY, UNPLAYED, WIN, cube_offer, gc_comments,
+                     point_letter)
 
 APPLICATION = f"gamao:{__version__}"
 
@@ -90,11 +92,6 @@ NAME_TAGS = {"player1": 0, "player2": 1}
 
 _DOT_DATE = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})$")
 _MOVE_COMMENT = re.compile(r"move (\d+) ([WB]): (.*)$", re.S)
-
-#: RU words of the variants GNU Backgammon knows (by variant key).
-_RULE_OF_VARIANT = {"nackgammon": "Nackgammon", "hypergammon1": "Hypergammon1",
-                    "hypergammon2": "Hypergammon2", "hypergammon3": "Hypergammon3"}
-
 
 def escape(value: str) -> str:
     """A property value with ``\\`` and ``]`` escaped.
@@ -141,6 +138,7 @@ def move_numbers(actions: list[m.ActionType]) -> list[int | None]:
 class _MatchWriter:
     def __init__(self, match: m.Match, number: int | None = None, replays: Replays | None = None):
         self.match = match
+        self.keep = replays is not None
         self.replays = replays or Replays()
         self.number = number   # the match's place in a file of several
         self.notes: list[Note] = []
@@ -237,7 +235,7 @@ class _MatchWriter:
             self.warn("GM503.jacoby", value=self.match.tag('Jacoby'))
         if self.match.tag("Beaver") is not None:
             self.warn("GM503.beaver", value=self.match.tag('Beaver'))
-        word = _RULE_OF_VARIANT.get(rules.variant)
+        word = variant_by_key(rules.variant).sgf_rule
         if word:
             words.append(word)
         explicit_off = (self.match.length and not rules.crawford) or \
@@ -248,8 +246,29 @@ class _MatchWriter:
 
     # -- games -----------------------------------------------------------------
     def write(self) -> str:
+        return "".join(self.iter_write())
+
+    def game_numbers(self) -> list[tuple[int, int | None]]:
+        """For each game, the ``game`` of its ``MI`` and the number its ``XN``
+        keeps (None: MI says it). MI[game:N-1] gives game N, as GNU
+        Backgammon writes it, unless the reader would read it otherwise: a
+        game:0 after the first game (which starts a new match), or a first
+        game not numbered 1 in a file of several matches (which would join
+        the match before), or a number below 1; MI then numbers the games in
+        order and XN keeps the number."""
+        out = []
+        for i, game in enumerate(self.match.games):
+            n = game.number
+            if i == 0:
+                fine = n >= 1 and (not self.number or n == 1)
+            else:
+                fine = n >= 2
+            out.append((n - 1, None) if fine else (i, n))
+        return out
+
+    def iter_write(self):
         match = self.match
-        report = self.replays.of(match)
+        report = self.replays.of(match) if self.keep else validate_match(match, keep_records=True)
         self.errors = report.errors
         rules, known = self.rules()
         steps_of: dict[int, tuple] = {}
@@ -264,32 +283,33 @@ class _MatchWriter:
             self.warn("GM504.tabs")
         if not match.games:
             self.warn("GM504.no-games")
-            return ""
+            return
         setup = None
-        if known and rules.variant not in _RULE_OF_VARIANT and rules.variant != "backgammon":
+        if known and rules.variant != "backgammon" and not variant_by_key(rules.variant).sgf_rule:
             setup = self.setup_node(rules.variant)
             self.warn("GM506.setup", variant=match.tag('Variation'))
-        out = []
+        numbers = self.game_numbers()
         for gi, game in enumerate(match.games):
             result = results.get(id(game))
-            out.append(self.game_tree(game, result, rules, info if gi == 0 else {},
-                                      steps_of, setup))
+            yield self.game_tree(game, result, rules, info if gi == 0 else {},
+                                 steps_of, setup, numbers[gi])
         for (what, written), n in self.counts.items():
             self.warn("GM503.kept-" + what, n=n, written=written)
-        return "".join(out)
 
     def game_tree(self, game: m.Game, result: GameResult | None, rules: Rules,
-                  info: dict[str, str], steps_of: dict, setup: str | None) -> str:
+                  info: dict[str, str], steps_of: dict, setup: str | None,
+                  numbering: tuple[int, int | None] | None = None) -> str:
         match = self.match
         sl = game.score
         names = sl.names if sl is not None else match.players
         stated = sl.scores if sl is not None else (None, None)
         before = result.score_before if result is not None else (0, 0)
         scores = [s if s is not None else b for s, b in zip(stated, before)]
+        mi_game, kept_number = numbering or (max(game.number - 1, 0), None)
         root = [
             "FF[4]GM[6]CA[UTF-8]",
             _prop("AP", APPLICATION),
-            _prop("MI", f"length:{match.length}", f"game:{max(game.number - 1, 0)}",
+            _prop("MI", f"length:{match.length}", f"game:{mi_game}",
                   f"ws:{scores[0]}", f"bs:{scores[1]}"),
             _prop("PW", names[0]),
             _prop("PB", names[1]),
@@ -301,8 +321,14 @@ class _MatchWriter:
             root.append(_prop(TAGS_PROPERTY, *info[TAGS_PROPERTY]))
         if info.get(COMMENTS_PROPERTY):
             root.append(_prop(COMMENTS_PROPERTY, *info[COMMENTS_PROPERTY]))
-        if game.number < 1:
-            self.warn("GM505.game-zero", game.number)
+        if kept_number is not None:
+            root.append(_prop(NUMBER_PROPERTY, str(kept_number)))
+            self.counts["numbers", ""] += 1
+        for name in names:
+            back = " ".join(name.replace("\t", " ").split("\n")).strip() if "\t" not in name \
+                else None
+            if back is not None and back != name:
+                self.warn("GM504.name", name=name, back=back)
         if sl is None:
             root.append(_prop(SCORE_PROPERTY, NO_SCORE_LINE))
             self.counts["no-score-line", ""] += 1
@@ -342,20 +368,31 @@ class _MatchWriter:
                  if n is not None}
         by_action: dict[int, list[str]] = {}
         root_comments: list[str] = []
+        placed = []
         for c in game.comments:
             mo = _MOVE_COMMENT.match(c)
             i = index.get((int(mo.group(1)), "WB".index(mo.group(2)))) if mo else None
             if i is not None:
                 by_action.setdefault(i, []).append(mo.group(3))
+                placed.append((i, c))
             else:
                 root_comments.append(c)
+        # the reader gives the root's comments first, then the nodes' in
+        # order: when that is not the order of the record, all of them stay
+        # on the root (in order), which gamao reads back the same; so do they
+        # when a node would hold two (its C holds one text)
+        if placed and (root_comments + [c for _i, c in sorted(placed, key=lambda p: p[0])]
+                       != list(game.comments) or any(len(v) > 1 for v in by_action.values())):
+            by_action, root_comments = {}, list(game.comments)
         nodes = [setup] if setup else []
         answer: int | None = None   # who must answer a beaver (raccoon)
+        cube = _CubeAsRead()
         for i, a in enumerate(game.actions):
             if answer is not None and isinstance(a, (m.Play, m.Dance, m.Win)):
                 # gnubg's match files leave out the take of a beaver; its SGF has
                 # it: written for other programs, marked for gamao to leave out
                 nodes.append(f"{'WB'[answer]}[take]" + _prop(IMPLIED_PROPERTY, IMPLIED))
+                cube.take()
                 self.warn("GM506.beaver-take", game.number)
             answer = None
             if isinstance(a, m.Double) and a.kind in ("beaver", "raccoon") and a.player in (0, 1):
@@ -368,6 +405,15 @@ class _MatchWriter:
                 # an action SGF cannot hold: its comment goes to the root node
                 root_comments.extend(by_action.get(i, ()))
                 continue
+            if isinstance(a, m.Double) and a.player in (0, 1):
+                if cube.offer(a.player) != (a.kind, a.value):
+                    # the cube action as written, which the node alone does not give
+                    node += _prop(CUBE_PROPERTY, "" if a.value is None else str(a.value), a.kind)
+                    self.counts["cube", ""] += 1
+            elif isinstance(a, m.Take):
+                cube.take()
+            elif isinstance(a, m.Drop):
+                cube.pending = None
             if i in by_action:
                 node += _prop("C", "\n".join(by_action[i]))
             nodes.append(node)
@@ -445,23 +491,87 @@ class _MatchWriter:
         return _prop("AE", "a:y") + _prop("AW", *white) + _prop("AB", *black)
 
 
+class _CubeAsRead:
+    """The cube as :mod:`.reader` follows it through a game's nodes (a
+    double node is a double, or a beaver of the double it answers), so that
+    the writer knows what a node reads back as."""
+
+    def __init__(self) -> None:
+        self.cube = 1
+        self.pending: tuple[int, str, int] | None = None
+
+    def offer(self, player: int) -> tuple[str, int]:
+        kind, value = cube_offer(self.pending, player, self.cube)
+        self.pending = (player, kind, value)
+        return kind, value
+
+    def take(self) -> None:
+        if self.pending is not None:
+            self.cube = self.pending[2]
+            self.pending = None
+
+
+def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
+    """Why ``match`` cannot be written as SGF that reads back into it, or None."""
+    where: Msg | str = Msg("where.match", {"match": number}) if number else ""
+    values = [match.length] + [g.number for g in match.games]
+    for g in match.games:
+        if g.score is not None:
+            values.extend(s for s in g.score.scores if s is not None)
+        for a in g.actions:
+            dice = getattr(a, "dice", None)
+            if dice is not None and not all(type(d) is int and 0 <= d <= 9 for d in dice):
+                return WriteRefused("GM507.sgf-dice", {"where": where, "game": g.number,
+                                                       "cell": a.text()})
+            if isinstance(a, (m.Win, m.Loss)):
+                values.append(a.points)
+                if type(a.points) is not int or a.points < 0:
+                    return WriteRefused("GM507.sgf-points", {"where": where, "game": g.number,
+                                                             "cell": a.text()})
+            if isinstance(a, m.Double) and (a.kind not in CUBE_KINDS or a.value is not None and (
+                    type(a.value) is not int or a.value < 0)):
+                return WriteRefused("GM507.sgf-cube", {"where": where, "game": g.number,
+                                                       "value": a.value, "kind": a.kind})
+            if isinstance(a, m.Double) and a.value is not None:
+                values.append(a.value)
+    if match.length < 0:
+        return WriteRefused("GM507.sgf-length", {"where": where, "length": match.length})
+    for n in values:
+        if type(n) is not int:
+            return WriteRefused("GM507.mat-not-a-number", {"where": where, "format": "SGF",
+                                                           "what": "a number", "value": n})
+        if not fits(n):
+            return WriteRefused("GM507.mat-number", {"where": where, "format": "SGF",
+                                                     "what": "a number", "limit": MAX_DIGITS})
+    return None
+
+
 def write_sgf(matches: Sequence[m.Match], replays: Replays | None = None) -> WriteResult:
     """Write ``matches`` as one SGF collection (the games of all matches, one
-    after another; each match's first game is ``MI[game:0]``)."""
-    conv = WriteResult()
-    replays = replays or Replays()
-    parts = []
+    after another; each match's first game is ``MI[game:0]``), made when the
+    result's chunks are taken: one match replayed at a time (kept only in
+    ``replays``, when given), one game tree a chunk. A match SGF cannot hold
+    so that it reads back, or no matches, is refused (GM507) first."""
+    if not matches:
+        raise WriteRefused("GM507.no-matches", {"format": "an SGF file"})
+    several = len(matches) > 1
     for k, match in enumerate(matches, 1):
-        w = _MatchWriter(match, k if len(matches) > 1 else None, replays)
-        parts.append(w.write())
-        conv.errors += w.errors
-        for note in w.notes:
-            conv.note(note)
-        if k > 1 and match.games and match.games[0].number != 1:
-            conv.note(Note("GM505", {"where": w.where(), "number": match.games[0].number},
-                           key="GM505.first-game"))
-    conv.text = "".join(parts)
-    dropped = analysis_note(matches, "gamao's SGF")
-    if dropped is not None:
-        conv.note(dropped)
+        problem = refusal(match, k if several else None)
+        if problem is not None:
+            raise problem
+    conv = WriteResult()
+
+    def chunks():
+        for k, match in enumerate(matches, 1):
+            w = _MatchWriter(match, k if several else None, replays)
+            yield from w.iter_write()
+            conv.add_errors(w.errors)
+            for note in w.notes:
+                conv.note(note)
+
+        dropped = analysis_note(matches, "gamao's SGF")
+        if dropped is not None:
+            conv.note(dropped)
+
+    conv.set_chunks(chunks())
     return conv
