@@ -396,6 +396,16 @@ READER_MESSAGES: dict[str, str] = {
     "GM507.sgf-length": "{where}not written as SGF: a match length of {length}",
     "GM507.number": "not written as {format}: {at} is a number of more than {limit} digits, "
                     "which gamao does not read back",
+    # the words a refusal names what it refuses with (fields of the GM507 messages)
+    "written.match-file": "a match file",
+    "written.sgf-file": "an SGF file",
+    "written.json-file": "a JSON file",
+    "written.match-length": "the match length",
+    "written.game": "the game number {game}",
+    "written.score": "a score",
+    "written.points": "the points of a result",
+    "written.cube-value": "a cube value",
+    "written.number": "a number",
     "json.expecting-value": "Expecting value",
     "json.expecting-name": "Expecting property name enclosed in double quotes",
     "json.expecting-colon": "Expecting ':' delimiter",

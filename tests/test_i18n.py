@@ -344,6 +344,25 @@ def _xg_stated(tmp):
     return validate_match(match).diagnostics
 
 
+def _json_of(text: str) -> bytes:
+    """A record as gamao's JSON (which the test then breaks)."""
+    data = formats.get("json").write(read_matches(text, "m.mat")).text.encode("utf-8")
+    assert b'"length": 5' in data
+    return data
+
+
+def _refusal(text: str, to: str, **changes) -> list:
+    """The refusal of the writer of ``to`` (GM507) for the record ``text``
+    changed by ``changes`` (a comment that reads back as a tag...)."""
+    from gamao_cli.errors import WriteRefused
+    [match] = read_matches(text, "m.mat")
+    for k, v in changes.items():
+        setattr(match, k, v)
+    with pytest.raises(WriteRefused) as exc:
+        formats.get(to).write([match]).text
+    return [exc.value]
+
+
 def _corpus(name: str):
     def make(tmp):
         path = CORPUS / name
@@ -367,6 +386,8 @@ EXAMPLES_OF = {
     "GM004": lambda tmp: _checked(tmp / "not-there.mat"),
     "GM005": lambda tmp: _validated(_one_game(_OPEN, tags='; [Variation "Tavla"]')),
     "GM006": lambda tmp: _checked(_file(tmp, "a.xg", b"RGMH" + b"\x00" * 40)),
+    "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
+        b'"length": 5', b'"length": "five"'))),
     "GM101": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "47: 13/9 24/23")),
     "GM102": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "41: 13/9* 24/23")),
     "GM103": lambda tmp: _validated(_G1.replace("53: 24/21 21/16*", "53: 24/21 21/16")),
@@ -425,15 +446,18 @@ EXAMPLES_OF = {
     "GM503": lambda tmp: _notes(_one_game(_OPEN + "      Wins 1 point\n",
                                           tags='; [Beaver "On"]'), "sgf"),
     "GM504": lambda tmp: _notes(_one_game(_OPEN, tags='; [Variation "Tavla"]'), "sgf"),
-    "GM505": lambda tmp: _notes(_one_game(_OPEN).replace("Game 1", "Game 0"), "sgf"),
     "GM506": lambda tmp: _notes(_one_game(_OPEN + "  2)  Doubles => 2                Drops\n"),
                                 "sgf"),
+    "GM507": lambda tmp: _refusal(_one_game(_OPEN + "      Wins 1 point\n"), "mat",
+                                  comments=['; [Site "x"]']),
 }
 
-#: Codes no short record shows: GM105 and GM407 are never reported; GM206
-#: and GM211 need a bearing-off or a blocked position, which takes a whole
-#: game to reach. Their templates are checked with the others (below).
-NO_EXAMPLE = {"GM105", "GM407", "GM206", "GM211"}
+#: Codes no short record shows: GM105, GM407 and GM505 are never reported
+#: (since issue 18 a writer refuses, GM507, or keeps, GM503, what would read
+#: back otherwise); GM206 and GM211 need a bearing-off or a blocked position,
+#: which takes a whole game to reach. Their templates are checked with the
+#: others (below).
+NO_EXAMPLE = {"GM105", "GM407", "GM505", "GM206", "GM211"}
 
 
 def test_every_code_has_an_example_or_says_why_not():
@@ -444,9 +468,13 @@ def test_every_code_has_an_example_or_says_why_not():
 def _first(found: list, code: str) -> tuple:
     """(message, key, fields) of the first diagnostic or note of ``code``
     (a note renders its message when asked: ask here, in the language)."""
+    from gamao_cli.formats.base import Note
     for d in found:
         if d.code == code:
-            return d.message, d.key, d.fields
+            # a writer's note is always rendered from the table: by its code
+            # when it has no variant
+            key = (d.key or d.code) if isinstance(d, Note) else d.key
+            return d.message, key, d.fields
     raise AssertionError(f"no {code} in {[d.code for d in found]}")
 
 
