@@ -226,8 +226,11 @@ def template():
 
 def test_every_message_id_is_translated_none_fuzzy_with_its_placeholders(template):
     found = catalog.problems(PT, template, include_click=False)
-    assert not found, "python -m gamao_cli.i18n refresh, then translate:\n" + "\n".join(
-        found.lines())
+    assert not found, (
+        f"{len(found.missing) + len(found.untranslated) + len(found.fuzzy)} message id(s) "
+        f"without a Portuguese translation in {catalog.po_path(PT)}: run "
+        "`python -m gamao_cli.i18n refresh`, translate each msgid named below (no fuzzy "
+        "flag, the same {placeholders}), run refresh again\n" + "\n".join(found.lines()))
 
 
 def test_clicks_words_are_translated_too(template):
@@ -265,6 +268,25 @@ def test_the_placeholder_check_sees_a_wrong_translation(tmp_path, monkeypatch):
     monkeypatch.setattr(catalog, "LOCALE_DIR", str(tmp_path))
     found = catalog.problems(PT, [m for m in po if m.id in (entry.id, other.id)])
     assert [m for m, _t in found.placeholders] == [entry.id] and found.fuzzy == [other.id]
+
+
+def test_an_untranslated_message_is_named_with_its_key(tmp_path, monkeypatch, template):
+    """What a helper who added a message reads when the test fails: the
+    English msgid, and the key and file it comes from."""
+    english = MESSAGES["GM302"]
+    po = catalog.read(PT)
+    [entry] = [m for m in po if m.id == english]
+    entry.string = ""
+    po.delete(MESSAGES["GM301"])   # and one the catalogue does not have at all
+    path = tmp_path / "pt_BR" / "LC_MESSAGES" / "gamao.po"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(catalog._po_bytes(po))
+    monkeypatch.setattr(catalog, "LOCALE_DIR", str(tmp_path))
+    found = catalog.problems(PT, template, include_click=False)
+    assert found.untranslated == [english] and found.missing == [MESSAGES["GM301"]]
+    text = "\n".join(found.lines())
+    assert f"untranslated (empty msgstr): {english!r}\n      from MESSAGES['GM302']" in text
+    assert "gamao_cli/messages.py" in text and "MESSAGES['GM301']" in text
 
 
 def test_the_committed_mo_is_what_compiling_the_po_gives():
@@ -604,8 +626,8 @@ def test_the_summary_table_is_portuguese():
     assert out.splitlines()[:3] == [
         f"{ILLEGAL}: gnubgA x gnubgB, partida de 3 pontos",
         "  placar final 1-4, vencedor: gnubgB",
-        "  jogo  vencedor             pontos  fim        cubo lances"]
-    assert "  2  gnubgB                    4  gamão         2     39" in out
+        "  jogo  vencedor             pontos  fim         cubo lances"]
+    assert "     2  gnubgB                    4  gamão          2     39" in out
     assert "  jogador              venceu pontos  gamões  dobras aceites recusas" in out
     assert not english_words(out.replace("gnubgA", "").replace("gnubgB", "").replace(
         ILLEGAL, ""))

@@ -173,15 +173,26 @@ class Problems:
     untranslated: list[str] = field(default_factory=list)
     fuzzy: list[str] = field(default_factory=list)
     placeholders: list[tuple[str, str]] = field(default_factory=list)
+    #: message id -> where it comes from (its table key or --help, its files)
+    origin: dict[str, str] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.missing or self.untranslated or self.fuzzy or self.placeholders)
 
+    def _from(self, message: str) -> str:
+        where = self.origin.get(message)
+        return f"\n      from {where}" if where else ""
+
     def lines(self) -> list[str]:
-        out = [f"missing: {m!r}" for m in self.missing]
-        out += [f"untranslated: {m!r}" for m in self.untranslated]
-        out += [f"fuzzy: {m!r}" for m in self.fuzzy]
-        out += [f"placeholders differ: {m!r} -> {t!r}" for m, t in self.placeholders]
+        """One entry per problem: what is wrong, the English message id, and
+        where it comes from (``MESSAGES['GM008']`` in gamao_cli/messages.py)."""
+        out = [f"missing (not in the .po: run refresh): {m!r}{self._from(m)}"
+               for m in self.missing]
+        out += [f"untranslated (empty msgstr): {m!r}{self._from(m)}" for m in self.untranslated]
+        out += [f"fuzzy (check it, then remove the flag): {m!r}{self._from(m)}"
+                for m in self.fuzzy]
+        out += [f"placeholders differ: {m!r} -> {t!r}{self._from(m)}"
+                for m, t in self.placeholders]
         return out
 
 
@@ -203,6 +214,10 @@ def problems(lang: str, template, include_click: bool = True) -> Problems:
         if not include_click and any(CLICK_COMMENT in c for c in t.auto_comments):
             continue
         name = t.id if isinstance(t.id, str) else t.id[0]
+        files = sorted(set(f for f, _l in t.locations))
+        out.origin[name] = "; ".join(
+            [c for c in t.auto_comments if not c.startswith("fields:")][:2]
+            + ([", ".join(files[:3])] if files else []))
         m = have.get(_key(t))
         if m is None:
             out.missing.append(name)
@@ -248,6 +263,7 @@ def main(argv: Iterable[str] | None = None) -> int:
               f" translated, {len(found.fuzzy)} fuzzy, {len(found.placeholders)} with other "
               "placeholders")
         if args[0] == "check" and found:
+            print(f"  in {po_path(lang)}:")
             print("\n".join("  " + line for line in found.lines()))
             status = 1
     return status

@@ -69,6 +69,13 @@ def _winner_name(s: dict[str, Any]) -> str:
     return _player(s, s["winner"])
 
 
+def _ended_width() -> int:
+    """The width of the "ended" column: its widest word in the language
+    that speaks (10 in English, ``backgammon``)."""
+    return max(len(ended_word(k)) for k in ("single", "gammon", "backgammon", "drop",
+                                             "resign", "time"))
+
+
 def ended_word(ended: str | None) -> str:
     """How a game ended (the JSON's ``ended``) as a person reads it."""
     words = {"single": pgettext("ended", "single"), "gammon": pgettext("ended", "gammon"),
@@ -95,8 +102,8 @@ def table(summaries: list[dict[str, Any]]) -> str:
     """A plain-text report for people (in the language that speaks)."""
     out: list[str] = []
     game_heads, game_w, game_a = _columns([
-        (_("game"), 4, ">"), (_("winner"), 20, "<"), (_("points"), 6, ">"), (_("ended"), 10, "<"),
-        (_("cube"), 4, ">"), (_("moves"), 5, ">")])
+        (_("game"), 4, ">"), (_("winner"), 20, "<"), (_("points"), 6, ">"),
+        (_("ended"), _ended_width(), "<"), (_("cube"), 4, ">"), (_("moves"), 5, ">")])
     game_seps = ["  ", "  ", " ", "  ", " ", " "]
     total_heads, total_w, total_a = _columns([
         (_("player"), 20, "<"), (_("won"), 4, ">"), (_("points"), 6, ">"), (_("gammons"), 7, ">"),
