@@ -620,17 +620,21 @@ def category_word(category: str) -> str:
     return words.get(category, category)
 
 
-def render_input(key: str, fields: Mapping[str, Any]) -> str:
+def render_input(key: str, fields: Mapping[str, Any], lang: str | None = None) -> str:
     """The message of an input error's diagnostic from its ``key`` and
     ``fields`` (see :func:`gamao_cli.replay.check.input_error_diagnostic`):
     the key's message, then what was ``found``, what was ``expected`` (message
-    keys) and the byte offset ``at_byte``.
+    keys) and the byte offset ``at_byte``; in ``lang`` (default: the
+    language that speaks), as :func:`render`.
 
     >>> render_input("GM001.repeat", {"count": "12", "limit": 9, "found": "(12)"})
     "a step repeated 12 times: a roll moves a checker at most 4 times (more than 9 is not read) (found '(12)')"
     >>> render_input("GM002.no-header", {"expected": ["expected.length", "expected.tag"]})
     'not a match file: no "N point match" header line; expected "N point match", a tag (; [Name "value"])'
     """
+    if lang is not None:
+        with i18n.language(lang):
+            return render_input(key, fields)
     out = render(key, fields)
     if "found" in fields:
         out += " " + render("input.found", {"text": fields["found"]})

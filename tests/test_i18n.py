@@ -715,6 +715,30 @@ def test_json_keeps_the_key_and_fields_a_program_renders_in_any_language():
     assert render(doc["key"], again, lang="en").startswith("game 2: SGF has no property")
 
 
+def test_a_program_renders_what_gamao_wrote_in_json_in_the_other_language(tmp_path):
+    """The contract of "key" and "fields": from a JSON diagnostic alone (a
+    play's, an input error's, one with a message inside), the message of
+    either language."""
+    from gamao_cli.messages import render_input
+    bad = tmp_path / "bad.mat"
+    bad.write_text(_one_game("  1) 31: 8/5 6/x\n"))
+    args = ["validate", "--format", "jsonl", ILLEGAL, str(bad), str(tmp_path / "gone.mat")]
+    en = [json.loads(x) for x in run(*args).output.splitlines()]
+    pt = [json.loads(x) for x in run("--lang", "pt_BR", *args).output.splitlines()]
+    assert len(en) == len(pt) >= 4
+
+    def rebuilt(value):
+        if isinstance(value, dict) and set(value) == {"key", "fields"}:
+            return Msg(value["key"], {k: rebuilt(v) for k, v in value["fields"].items()})
+        return value
+    for e, p in zip(en, pt):
+        assert e["key"] == p["key"] and e["fields"] == p["fields"]
+        fields = {k: rebuilt(v) for k, v in p["fields"].items()}
+        make = render_input if e["code"] in ("GM001", "GM002", "GM003", "GM007") else render
+        assert make(p["key"], fields, lang=PT) == p["message"] != e["message"], p
+        assert make(p["key"], fields, lang="en") == e["message"]
+
+
 def test_github_and_junit_keep_their_structure():
     for fmt in ("github", "junit"):
         en = run("validate", "--format", fmt, str(EXAMPLES)).output
