@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from gamao_cli import i18n
+
 ERROR = "error"
 WARNING = "warning"
 INFO = "info"
@@ -394,6 +396,16 @@ READER_MESSAGES: dict[str, str] = {
     "GM507.sgf-length": "{where}not written as SGF: a match length of {length}",
     "GM507.number": "not written as {format}: {at} is a number of more than {limit} digits, "
                     "which gamao does not read back",
+    # the words a refusal names what it refuses with (fields of the GM507 messages)
+    "written.match-file": "a match file",
+    "written.sgf-file": "an SGF file",
+    "written.json-file": "a JSON file",
+    "written.match-length": "the match length",
+    "written.game": "the game number {game}",
+    "written.score": "a score",
+    "written.points": "the points of a result",
+    "written.cube-value": "a cube value",
+    "written.number": "a number",
     "json.expecting-value": "Expecting value",
     "json.expecting-name": "Expecting property name enclosed in double quotes",
     "json.expecting-colon": "Expecting ':' delimiter",
@@ -557,23 +569,72 @@ class Msg:
     def __str__(self) -> str:
         return render(self.key, self.fields)
 
-
-def render(key: str, fields: Mapping[str, Any]) -> str:
-    """The message ``key`` (a code, or ``CODE.variant``) with its fields."""
-    return MESSAGES[key].format_map(fields)
+    def render(self, lang: str | None = None) -> str:
+        return render(self.key, self.fields, lang)
 
 
-def render_input(key: str, fields: Mapping[str, Any]) -> str:
+def render(key: str, fields: Mapping[str, Any], lang: str | None = None) -> str:
+    """The message ``key`` (a code, or ``CODE.variant``) with its fields, in
+    ``lang`` (default: the language that speaks, :mod:`gamao_cli.i18n`).
+
+    The template's English is looked up in the catalogue and its translation
+    formatted with the same fields; a field that is itself a :class:`Msg` is
+    rendered in the same language.
+
+    >>> print(render("GM502", {}, lang="pt_BR"))
+    As células "Losses N point" do Backgammon Galaxy são mantidas; o GNU Backgammon não as lê
+    """
+    if lang is None:
+        return i18n.gettext(MESSAGES[key]).format_map(fields)
+    with i18n.language(lang):
+        return i18n.gettext(MESSAGES[key]).format_map(fields)
+
+
+def title(code: str, lang: str | None = None) -> str:
+    """The title of ``code`` (what it means) in ``lang`` (default: the
+    language that speaks)."""
+    if lang is None:
+        return i18n.gettext(CODES[code].title)
+    with i18n.language(lang):
+        return i18n.gettext(CODES[code].title)
+
+
+def severity_word(severity: str) -> str:
+    """``error``, ``warning``, ``info`` as a person reads them in the
+    language that speaks (machine output keeps the English name)."""
+    words = {ERROR: i18n.pgettext("severity", "error"),
+             WARNING: i18n.pgettext("severity", "warning"),
+             INFO: i18n.pgettext("severity", "info")}
+    return words.get(severity, severity)
+
+
+def category_word(category: str) -> str:
+    """A category's name as a person reads it in the language that speaks."""
+    words = {"input": i18n.pgettext("category", "input"),
+             "syntax": i18n.pgettext("category", "syntax"),
+             "notation": i18n.pgettext("category", "notation"),
+             "play": i18n.pgettext("category", "play"),
+             "cube": i18n.pgettext("category", "cube"),
+             "score": i18n.pgettext("category", "score"),
+             "conversion": i18n.pgettext("category", "conversion")}
+    return words.get(category, category)
+
+
+def render_input(key: str, fields: Mapping[str, Any], lang: str | None = None) -> str:
     """The message of an input error's diagnostic from its ``key`` and
     ``fields`` (see :func:`gamao_cli.replay.check.input_error_diagnostic`):
     the key's message, then what was ``found``, what was ``expected`` (message
-    keys) and the byte offset ``at_byte``.
+    keys) and the byte offset ``at_byte``; in ``lang`` (default: the
+    language that speaks), as :func:`render`.
 
     >>> render_input("GM001.repeat", {"count": "12", "limit": 9, "found": "(12)"})
     "a step repeated 12 times: a roll moves a checker at most 4 times (more than 9 is not read) (found '(12)')"
     >>> render_input("GM002.no-header", {"expected": ["expected.length", "expected.tag"]})
     'not a match file: no "N point match" header line; expected "N point match", a tag (; [Name "value"])'
     """
+    if lang is not None:
+        with i18n.language(lang):
+            return render_input(key, fields)
     out = render(key, fields)
     if "found" in fields:
         out += " " + render("input.found", {"text": fields["found"]})
@@ -597,12 +658,25 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def codes_markdown() -> str:
-    """The documentation table of every code."""
-    rows = ["| code | category | severity | meaning |", "| --- | --- | --- | --- |"]
+def codes_markdown(lang: str | None = None) -> str:
+    """The documentation table of every code (``docs/codes.md``; in
+    Portuguese, ``docs/codes.pt-BR.md``)."""
+    if lang is not None:
+        with i18n.language(lang):
+            return codes_markdown()
+    _ = i18n.gettext
+    if i18n.get_language() == i18n.SOURCE:
+        word = {}.get   # the English table names categories and severities as JSON does
+    else:
+        word = lambda w: category_word(w) if w in CATEGORIES else severity_word(w)  # noqa: E731
+    head = (_("code"), _("category"), _("severity"), _("meaning"))
+    rows = ["| " + " | ".join(head) + " |", "| --- | --- | --- | --- |"]
     for c in CODES.values():
-        rows.append(f"| {c.code} | {c.category} | {c.severity} | {c.title} |")
+        rows.append(f"| {c.code} | {word(c.category) or c.category} | "
+                    f"{word(c.severity) or c.severity} | {title(c.code)} |")
     if ALIASES:
-        rows += ["", "Renumbered codes (`--select` and `--ignore` still take the old number):", ""]
-        rows += [f"- {old} is now {new}" for old, new in ALIASES.items()]
+        rows += ["", _("Renumbered codes (`--select` and `--ignore` still take the old number):"),
+                 ""]
+        rows += ["- " + _("{old} is now {new}").format(old=old, new=new)
+                 for old, new in ALIASES.items()]
     return "\n".join(rows) + "\n"

@@ -78,3 +78,19 @@ def corpus_non_match_files() -> list[Path]:
 def read(path: Path) -> str:
     from gamao_cli.formats.textio import decode_bytes
     return decode_bytes(path.read_bytes(), str(path))[0]
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(monkeypatch):
+    """gamao speaks the language the environment asks for (issue 16): the
+    tests read it in English whatever the machine's locale, and each test
+    starts and ends with the library in English. (The tests of the
+    languages set their own environment, or pass --lang.)"""
+    from gamao_cli import i18n
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    if i18n.from_environment() != i18n.SOURCE:
+        monkeypatch.setenv("LANG", "C.UTF-8")
+    i18n.set_language(i18n.SOURCE)
+    yield
+    i18n.set_language(i18n.SOURCE)

@@ -121,3 +121,20 @@ def test_relative_paths_reach_workers_started_elsewhere(tmp_path, scheduler, mon
     paths = [p for (p,) in duckdb.sql(
         f"SELECT path FROM '{tmp_path}/out/matches/*.parquet' ORDER BY path").fetchall()]
     assert paths == sorted(f"records/{p.name}" for p in SELFPLAY.glob("*.mat"))
+
+
+def test_the_workers_speak_the_callers_language(scheduler):
+    """A task sent to a worker speaks the language of the command that sent
+    it (issue 16): the workers start in English."""
+    from gamao_cli import i18n
+    from gamao_cli.cli import cluster
+    from gamao_cli.messages import render
+    client = cluster.connect(scheduler)
+    try:
+        with i18n.language("pt_BR"):
+            portuguese = list(cluster.ordered_map(client, render, ["GM502"], {}))
+        english = list(cluster.ordered_map(client, render, ["GM502"], {}))
+    finally:
+        cluster.close(client)
+    assert portuguese == [render("GM502", {}, lang="pt_BR")] != english
+    assert english == [render("GM502", {})]

@@ -144,7 +144,8 @@ def test_the_wheel_holds_every_package_and_its_data(dists):
         folder = package.replace(".", "/")
         assert any(n.startswith(folder + "/") for n in names), (package, sorted(names))
     assert {"gamao_cli/grammar/matchfile.lark", "gamao_cli/grammar/sgf.lark",
-            "gamao_cli/schemas/match.schema.json", "gamao_cli/schemas/validate.schema.json"} <= names
+            "gamao_cli/schemas/match.schema.json", "gamao_cli/schemas/validate.schema.json",
+            "gamao_cli/i18n/locale/pt_BR/LC_MESSAGES/gamao.mo"} <= names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert metadata["License-Expression"] == "MIT"
 
@@ -159,6 +160,12 @@ def test_the_wheel_installs_into_a_fresh_venv_and_validates_the_examples(dists, 
                        capture_output=True, text=True)
     assert p.returncode == 1, p.stderr
     assert p.stdout.splitlines()[-1] == "4 files, 15 games: 2 errors, 0 warnings"
+    # the catalogue came with the wheel: no Babel, no build step
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    p = subprocess.run([str(python.with_name("gamao")), "validate", "examples/"], cwd=work,
+                       capture_output=True, text=True, env={**env, "LANG": "pt_BR.UTF-8"})
+    assert p.returncode == 1, p.stderr
+    assert p.stdout.splitlines()[-1] == "4 arquivos, 15 jogos: 2 erros, 0 avisos"
 
 
 @pytest.mark.slow

@@ -15,10 +15,11 @@ import traceback
 
 import click
 
-from gamao_cli import __version__
 from gamao_cli.errors import GamaoError
+from gamao_cli.i18n import _
 
 from . import exit_codes
+from .language import LANG_HELP, Group, print_version, set_lang
 # (the commands under names of their own: the modules keep theirs)
 from .codes import codes as codes_command
 from .convert import convert as convert_command
@@ -28,8 +29,10 @@ from .summary import summary as summary_command
 from .validate import validate as validate_command
 
 
-class GamaoGroup(click.Group):
-    """Turns domain errors into messages and crashes into exit code 3."""
+class GamaoGroup(Group):
+    """Turns domain errors into messages and crashes into exit code 3; a run
+    speaks the language of ``--lang`` or the environment
+    (:class:`gamao_cli.cli.language.Group`)."""
 
     def invoke(self, ctx):
         try:
@@ -42,21 +45,25 @@ class GamaoGroup(click.Group):
         except BrokenPipeError:
             ctx.exit(exit_codes.OK)
         except KeyboardInterrupt:
-            click.echo("gamao: interrupted", err=True)
+            click.echo("gamao: " + _("interrupted"), err=True)
             ctx.exit(exit_codes.INTERRUPTED)
         except Exception as exc:  # an internal error: one line, unless debugging
             if os.environ.get("GAMAO_DEBUG") == "1":
                 traceback.print_exc()
             else:
-                click.echo(f"gamao: internal error: {type(exc).__name__}: {exc} "
-                           "(this is a bug in gamao: please report it with the input file; "
-                           "GAMAO_DEBUG=1 shows the traceback)", err=True)
+                click.echo("gamao: " + _("internal error: {error} (this is a bug in gamao: "
+                                         "please report it with the input file; GAMAO_DEBUG=1 "
+                                         "shows the traceback)").format(
+                    error=f"{type(exc).__name__}: {exc}"), err=True)
             ctx.exit(exit_codes.INTERNAL)
 
 
 @click.group(cls=GamaoGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=exit_codes.HELP)
-@click.version_option(__version__, "--version", "-V", prog_name="gamao")
+@click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True,
+              callback=print_version, help="Show the version and exit.")
+@click.option("--lang", metavar="LANG", expose_value=False, is_eager=True, callback=set_lang,
+              help=LANG_HELP)
 def main() -> None:
     """Read, validate, convert and summarise backgammon match records
     (.mat match files of GNU Backgammon, eXtreme Gammon, Backgammon Galaxy,

@@ -14,6 +14,7 @@ import functools
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from gamao_cli.errors import GamaoError
+from gamao_cli.i18n import _
 
 T = TypeVar("T")
 
@@ -37,7 +38,8 @@ def connect(address: str, timeout: float | None = None):
     try:
         from distributed import Client
     except ImportError:
-        raise ClusterError("--scheduler needs dask.distributed: pip install 'gamao[dask]'") from None
+        raise ClusterError(_("--scheduler needs dask.distributed: pip install 'gamao[dask]'")) \
+            from None
     import logging
     # distributed logs every failed attempt; the one-line error says it all
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
@@ -45,8 +47,9 @@ def connect(address: str, timeout: float | None = None):
         return Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ClusterError(f"cannot reach the Dask scheduler at {address} "
-                           f"(after {timeout:g} s): {reason}") from None
+        raise ClusterError(_("cannot reach the Dask scheduler at {address} (after {seconds} s): "
+                             "{reason}").format(address=address, seconds=f"{timeout:g}",
+                                                reason=reason)) from None
 
 
 def _workers(client) -> int:
@@ -62,6 +65,9 @@ def ordered_map(client, func: Callable[..., T], items: Sequence[Any], *args: Any
     order as they come; at most ``window`` tasks (default: four per
     worker) are submitted ahead of the result being waited for."""
     import uuid
+
+    from gamao_cli.i18n import InLanguage
+    task = InLanguage(func)   # the workers speak the caller's language
     window = window or 4 * _workers(client)
     run = uuid.uuid4().hex[:8]
     futures: list = []
@@ -70,7 +76,7 @@ def ordered_map(client, func: Callable[..., T], items: Sequence[Any], *args: Any
     def submit_upto(n: int) -> None:
         nonlocal submitted
         while submitted < min(n, len(items)):
-            futures.append(client.submit(func, items[submitted], *args, pure=False,
+            futures.append(client.submit(task, items[submitted], *args, pure=False,
                                          key=f"{name}-{run}-{submitted}"))
             submitted += 1
 
@@ -83,9 +89,10 @@ def ordered_map(client, func: Callable[..., T], items: Sequence[Any], *args: Any
         except Exception as exc:
             for f in futures[i:]:
                 f.cancel()
-            raise ClusterError(f"a task on the Dask cluster failed ({type(exc).__name__}: {exc}); "
-                               "is the same gamao installed on every worker, and do the "
-                               "workers reach the inputs and the output?") from None
+            raise ClusterError(_("a task on the Dask cluster failed ({error}); is the same gamao "
+                                 "installed on every worker, and do the workers reach the "
+                                 "inputs and the output?").format(
+                error=f"{type(exc).__name__}: {exc}")) from None
         futures[i] = None  # let the client forget it
         yield result
 

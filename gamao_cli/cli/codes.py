@@ -5,10 +5,13 @@ import json
 
 import click
 
+from gamao_cli.i18n import _
+
 from . import exit_codes
+from .language import Command
 
 
-@click.command(epilog=exit_codes.help_for("codes"))
+@click.command(cls=Command, epilog=exit_codes.help_for("codes"))
 @click.option("--format", "-f", "fmt", type=click.Choice(("text", "json", "markdown")),
               default="text", show_default=True,
               help="text: one line per code (code, category, severity, meaning); json: a list "
@@ -30,21 +33,27 @@ def codes(fmt: str) -> None:
       gamao codes --format json | jq -r '.[] | select(.severity == "info") | .code'
       gamao codes --format markdown > docs/codes.md
     """
-    from gamao_cli.messages import ALIASES, CODES, codes_markdown
+    from gamao_cli.messages import (ALIASES, CODES, category_word, codes_markdown, severity_word,
+                                    title)
     if fmt == "markdown":
         click.echo(codes_markdown(), nl=False)
     elif fmt == "json":
+        # the names of the fields, the categories and the severities stay;
+        # the title is in the language that speaks
         doc = []
         for c in CODES.values():
-            entry = dict(c.__dict__)
+            entry = dict(c.__dict__, title=title(c.code))
             formerly = [old for old, new in ALIASES.items() if new == c.code]
             if formerly:
                 entry["formerly"] = formerly
             doc.append(entry)
         click.echo(json.dumps(doc, indent=2))
     else:
-        width = max(len(c.category) for c in CODES.values())
+        width = max(len(category_word(c.category)) for c in CODES.values())
+        sev_width = max(len(severity_word(c.severity)) for c in CODES.values())
         for c in CODES.values():
-            click.echo(f"{c.code}  {c.category:<{width}} {c.severity:<7} {c.title}")
+            click.echo(f"{c.code}  {category_word(c.category):<{width}} "
+                       f"{severity_word(c.severity):<{sev_width}} {title(c.code)}")
         for old, new in ALIASES.items():
-            click.echo(f"{old}  is now {new} (the old code still works in --select and --ignore)")
+            click.echo(_("{old}  is now {new} (the old code still works in --select and --ignore)")
+                       .format(old=old, new=new))

@@ -9,8 +9,10 @@ from pathlib import Path
 import click
 
 from gamao_cli import formats
+from gamao_cli.i18n import _, ngettext
 
 from . import exit_codes
+from .language import Command
 from .files import iter_input_files
 from .options import STDIN, fail_usage, glob_option, inputs_argument, label
 
@@ -18,7 +20,7 @@ from .options import STDIN, fail_usage, glob_option, inputs_argument, label
 def _validate_hint(path: str) -> str:
     """The command that shows the errors of ``path``, as it can be typed."""
     if path == STDIN:
-        return "give the same input to gamao validate -"
+        return _("give the same input to gamao validate -")
     return "gamao validate " + shlex.quote(path)
 
 
@@ -38,19 +40,21 @@ def _convert_one(path: str, target: str, out: str, force: bool, strict: bool) ->
         conv = formats.get(target).write(matches)
     except ValueError as exc:
         return exit_codes.USAGE, [f"{name}: {exc}"]
-    errors = f"{conv.errors} {'error' if conv.errors == 1 else 'errors'}"
+    errors = ngettext("{n} error", "{n} errors", conv.errors).format(n=conv.errors)
     if conv.errors and strict:
         return exit_codes.FINDINGS, [
-            f"{name}: {errors} found by the validator; not converted (--strict; "
-            f"{_validate_hint(path)} shows them)"]
+            _("{name}: {errors} found by the validator; not converted (--strict; {hint} shows "
+              "them)").format(name=name, errors=errors, hint=_validate_hint(path))]
     try:
         atomic_write(out, conv.data if conv.data is not None else conv.text, force=force)
     except OutputError as exc:
-        return exit_codes.USAGE, [f"{exc}; {name} was not converted"]
-    messages = [f"{name}: warning: {w}" for w in conv.warnings]
+        return exit_codes.USAGE, [_("{error}; {name} was not converted").format(error=exc,
+                                                                                 name=name)]
+    messages = [_("{name}: warning: {message}").format(name=name, message=w)
+                for w in conv.warnings]
     if conv.errors:
-        messages.append(f"{name}: warning: converted, but the validator found {errors} "
-                        f"({_validate_hint(path)})")
+        messages.append(_("{name}: warning: converted, but the validator found {errors} ({hint})")
+                        .format(name=name, errors=errors, hint=_validate_hint(path)))
     return exit_codes.OK, messages
 
 
@@ -66,9 +70,9 @@ def _make_folder(folder: str) -> None:
     except OSError as exc:
         reason = exc.strerror.lower() if exc.strerror else str(exc)
         if isinstance(exc, (NotADirectoryError, FileExistsError)):
-            reason = "a part of the path is a file, not a folder"
-        raise click.UsageError(f"--out-dir {folder}: cannot create the folder: {reason}; "
-                               "nothing was converted") from None
+            reason = _("a part of the path is a file, not a folder")
+        raise click.UsageError(_("--out-dir {folder}: cannot create the folder: {reason}; nothing "
+                                 "was converted").format(folder=folder, reason=reason)) from None
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -78,7 +82,7 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-@click.command(epilog=exit_codes.help_for("convert"))
+@click.command(cls=Command, epilog=exit_codes.help_for("convert"))
 @inputs_argument
 @click.option("--to", "target", type=click.Choice([f.name for f in formats.writable()]),
               required=True, help=_target_help())
@@ -111,14 +115,14 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
     """
     files = list(iter_input_files(inputs, globs))
     if not files:
-        fail_usage("no match files found in " + ", ".join(inputs))
+        fail_usage(_("no match files found in {paths}").format(paths=", ".join(inputs)))
     if output and out_dir:
-        fail_usage("give either -o/--output or --out-dir, not both")
+        fail_usage(_("give either -o/--output or --out-dir, not both"))
     if output and len(files) > 1:
-        fail_usage("-o/--output takes one input; use --out-dir for several")
+        fail_usage(_("-o/--output takes one input; use --out-dir for several"))
     if out_dir and STDIN in files:
-        fail_usage("standard input (-) has no name for its output in --out-dir: use -o FILE, "
-                   "or leave both out to write to standard output")
+        fail_usage(_("standard input (-) has no name for its output in --out-dir: use -o FILE, "
+                     "or leave both out to write to standard output"))
     ending = formats.get(target).extensions[0]
     jobs: list[tuple[str, str]] = []
     for f in files:
@@ -132,19 +136,20 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         jobs.append((f, out))
     targets = [o for _f, o in jobs if o != "-"]
     if len(set(targets)) != len(targets):
-        fail_usage("two inputs would be written to the same output file; use --out-dir with "
-                   "inputs of different names")
+        fail_usage(_("two inputs would be written to the same output file; use --out-dir with "
+                     "inputs of different names"))
     if out_dir:
         _make_folder(out_dir)
     status = exit_codes.Status()
     for f, out in jobs:
         if f != STDIN and out != "-" and _same_file(f, out):
             if output:
-                why = f"-o {output} is the input file itself"
+                why = _("-o {output} is the input file itself").format(output=output)
             else:
-                why = f"converted to {target}, it would be written over itself"
-            click.echo(f"{f}: refusing to overwrite the input: {why}; give another -o "
-                       "(or --out-dir)", err=True)
+                why = _("converted to {target}, it would be written over itself").format(
+                    target=target)
+            click.echo(_("{path}: refusing to overwrite the input: {why}; give another -o (or "
+                         "--out-dir)").format(path=f, why=why), err=True)
             status.unreadable()
             continue
         code, messages = _convert_one(f, target, out, force, strict)

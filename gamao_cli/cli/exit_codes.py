@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import textwrap
 
+from gamao_cli.i18n import _
+
 OK = 0
 FINDINGS = 1
 USAGE = 2
@@ -95,10 +97,11 @@ MEANINGS["gamao"] = {
 
 def help_for(command: str) -> str:
     """The ``Exit codes:`` epilog of ``command``'s help (click keeps the
-    lines as they are after its ``\\b`` marker)."""
-    lines = ["\b", "Exit codes:"]
+    lines as they are after its ``\\b`` marker), in the language that
+    speaks (the meanings are message ids of the catalogue)."""
+    lines = ["\b", _("Exit codes:")]
     for code, meaning in sorted(MEANINGS[command].items()):
-        wrapped = textwrap.wrap(meaning, 66)
+        wrapped = textwrap.wrap(_(meaning), 66)
         lines.append(f"  {code:<4} {wrapped[0]}")
         lines.extend(f"       {more}" for more in wrapped[1:])
     return "\n".join(lines)

@@ -7,14 +7,14 @@ import sys
 
 import click
 
+from gamao_cli.i18n import _, ngettext, number
+
 from . import exit_codes
+from .language import Command
 from .options import fail_usage, glob_option, jobs_option
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
-
-@click.command(epilog=exit_codes.help_for("export"))
+@click.command(cls=Command, epilog=exit_codes.help_for("export"))
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "out", required=True, metavar="DIR",
               help="The folder (or fsspec URL, e.g. s3://bucket/tables) that gets matches/, "
@@ -56,7 +56,7 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
     from gamao_cli.tables.writers import check_available
 
     if "-" in paths:
-        fail_usage("export reads files, folders, archives or URLs, not standard input")
+        fail_usage(_("export reads files, folders, archives or URLs, not standard input"))
     check_available(to)
     parts, problems = plan(paths, globs, part_files=part_files)
     for d in problems:
@@ -64,7 +64,7 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
     if not parts:
         if problems:
             sys.exit(exit_codes.USAGE)
-        fail_usage("no match files found in " + ", ".join(paths))
+        fail_usage(_("no match files found in {paths}").format(paths=", ".join(paths)))
     prepare_output(out, force)
     import os
     job = Job(out=out, to=to, globs=globs, cwd=os.getcwd())
@@ -84,7 +84,7 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
     inputs = sum(len(p.items) for p in parts)
     try:
         if show:
-            bar = click.progressbar(length=inputs, label="Exporting", file=sys.stderr)
+            bar = click.progressbar(length=inputs, label=_("Exporting"), file=sys.stderr)
         else:
             bar = None
         for r, p in zip(results, parts):
@@ -105,12 +105,22 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
             from . import cluster
             cluster.close(client)
     t = totals
-    line = (f"{_plural(t['files'], 'file')}, {_plural(t['matches'], 'match').replace('matchs', 'matches')}, "
-            f"{_plural(t['games'], 'game')}, {_plural(t['actions'], 'action')} -> {out} "
-            f"({to}, {_plural(len(parts), 'part')} a table); in the records: "
-            f"{_plural(t['errors'], 'error')}, {_plural(t['warnings'], 'warning')}")
+    line = _("{files}, {matches}, {games}, {actions} -> {out} ({to}, {parts} a table); in the "
+             "records: {errors}, {warnings}").format(
+        files=ngettext("{n} file", "{n} files", t["files"]).format(n=number(t["files"])),
+        matches=ngettext("{n} match", "{n} matches", t["matches"]).format(n=number(t["matches"])),
+        games=ngettext("{n} game", "{n} games", t["games"]).format(n=number(t["games"])),
+        actions=ngettext("{n} action", "{n} actions", t["actions"]).format(
+            n=number(t["actions"])),
+        out=out, to=to,
+        parts=ngettext("{n} part", "{n} parts", len(parts)).format(n=number(len(parts))),
+        errors=ngettext("{n} error", "{n} errors", t["errors"]).format(n=number(t["errors"])),
+        warnings=ngettext("{n} warning", "{n} warnings", t["warnings"]).format(
+            n=number(t["warnings"])))
     if t["unreadable"] or problems:
-        line += f" ({_plural(t['unreadable'] + len(problems), 'file')} not read)"
+        unread = t["unreadable"] + len(problems)
+        line += " " + ngettext("({n} file not read)", "({n} files not read)", unread).format(
+            n=number(unread))
         status.unreadable()
     click.echo(line, err=True)
     sys.exit(status.code)

@@ -10,6 +10,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 import click
 
 from gamao_cli import formats
+from gamao_cli.i18n import InLanguage, _
 
 T = TypeVar("T")
 
@@ -49,11 +50,14 @@ def iter_input_files(paths: Iterable[str], globs: tuple[str, ...] = ()) -> Itera
 
 
 def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
-               label: str = "Checking", pool_min_bytes: int = 256 * 1024) -> Iterator[T]:
+               label: str | None = None, pool_min_bytes: int = 256 * 1024) -> Iterator[T]:
     """Apply ``func`` to each file and give the results in input order as they
     come, in worker processes when there are many files and they hold enough
     to be worth starting the workers (``pool_min_bytes`` in all: starting
-    them costs about what checking 100 kB does)."""
+    them costs about what checking 100 kB does). The workers speak the
+    caller's language. ``label``: the progress bar's (default "Checking")."""
+    if label is None:
+        label = _("Checking")
     jobs = jobs or os.cpu_count() or 1
     show = sys.stderr.isatty() and len(files) >= PROGRESS_MIN_FILES
     worth = False
@@ -78,7 +82,7 @@ def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
             from gamao_cli.formats.mat.reader import _parser
             _parser()
         pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs)
-        it = pool.imap(func, files, chunksize=max(1, min(32, len(files) // (jobs * 8) or 1)))
+        it = pool.imap(InLanguage(func), files, chunksize=max(1, min(32, len(files) // (jobs * 8) or 1)))
     try:
         if show:
             with click.progressbar(it, length=len(files), label=label, file=sys.stderr) as bar:
@@ -92,6 +96,6 @@ def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
 
 
 def run_files(func: Callable[[str], T], files: list[str], jobs: int | None,
-              label: str = "Checking", pool_min_bytes: int = 256 * 1024) -> list[T]:
+              label: str | None = None, pool_min_bytes: int = 256 * 1024) -> list[T]:
     """:func:`iter_files`, all the results in a list."""
     return list(iter_files(func, files, jobs, label, pool_min_bytes))

@@ -35,7 +35,9 @@ def write_html_report(results: Iterable, folder: str) -> str:
     try:
         os.makedirs(os.path.join(folder, "pages"), exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"{folder}: cannot make the report's folder ({exc.strerror})") from None
+        from gamao_cli.i18n import _
+        raise OutputError(_("{folder}: cannot make the report's folder ({reason})").format(
+            folder=folder, reason=exc.strerror)) from None
     links: dict[str, str] = {}
     taken: set[str] = set()
     replays = Replays()

@@ -9,6 +9,7 @@ import sys
 import click
 
 from gamao_cli import formats
+from gamao_cli.i18n import _
 
 #: How every command names standard input in what it prints (the readers'
 #: name for it too): ``-`` on the command line, ``<stdin>`` in messages.
@@ -33,14 +34,15 @@ def _known_prefixes() -> list[str]:
 
 def _ranges() -> str:
     """``GM0 (input, syntax), GM1 (notation), ...``: the hundreds and their categories."""
-    from gamao_cli.messages import CATEGORIES, CODES
+    from gamao_cli.messages import CATEGORIES, CODES, category_word
     hundreds: dict[str, list[str]] = {}
     for c in CODES.values():
         cats = hundreds.setdefault(c.code[:3], [])
         if c.category not in cats:
             cats.append(c.category)
             cats.sort(key=CATEGORIES.index)
-    return ", ".join(f"{h} ({', '.join(cats)})" for h, cats in hundreds.items()) + ";"
+    return ", ".join(f"{h} ({', '.join(map(category_word, cats))})"
+                     for h, cats in hundreds.items()) + ";"
 
 
 def check_codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
@@ -52,7 +54,7 @@ def check_codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
     >>> check_codes(("GM2", "gm401"), "--select")
     ('GM2', 'GM401')
     """
-    from gamao_cli.messages import ALIASES, CODES
+    from gamao_cli.messages import ALIASES, CODES, title
     known = _known_prefixes()
     out: list[str] = []
     for raw in values:
@@ -61,15 +63,17 @@ def check_codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
             continue
         if code in ALIASES:
             new = ALIASES[code]
-            click.echo(f"gamao: {option} {code}: {code} is now {new} ({CODES[new].title}); "
-                       f"the old code still works", err=True)
+            click.echo("gamao: " + _("{option} {code}: {code} is now {new} ({title}); the old "
+                                     "code still works").format(option=option, code=code, new=new,
+                                                                title=title(new)), err=True)
             code = new
         elif code not in known:
             close = difflib.get_close_matches(code, list(CODES), n=3, cutoff=0.6)
-            hint = (f"did you mean {', '.join(close)}?" if close
-                    else "the codes are " + _ranges())
+            hint = (_("did you mean {codes}?").format(codes=", ".join(close)) if close
+                    else _("the codes are {ranges}").format(ranges=_ranges()))
             raise click.BadParameter(
-                f"no code is or starts with {raw.strip()!r} ({hint} gamao codes lists them)",
+                _("no code is or starts with {code!r} ({hint} gamao codes lists them)").format(
+                    code=raw.strip(), hint=hint),
                 param_hint=f"'{option}'")
         if code not in out:
             out.append(code)

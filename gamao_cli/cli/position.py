@@ -6,9 +6,11 @@ import sys
 import click
 from click.core import ParameterSource
 
+from gamao_cli.i18n import _
 from gamao_cli.rules import Position
 
 from . import exit_codes
+from .language import Command
 from .options import fail_usage, label
 
 
@@ -18,7 +20,9 @@ def _numbers(numbers: list[int]) -> str:
     if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
         return f"{numbers[0]}-{numbers[-1]}"
     words = [str(n) for n in numbers]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    return _("{first} and {last}").format(first=", ".join(words[:-1]), last=words[-1])
 
 
 def _id_board(ident: str, fmt: str) -> str:
@@ -32,12 +36,13 @@ def _id_board(ident: str, fmt: str) -> str:
         from gamao_cli.render.svg import board as svg_board
         return svg_board(Position(tuple(me), tuple(opp)), state=state)
     if state is None:
-        click.echo("gamao: a Position ID alone does not say who is on roll, the cube, the dice "
-                   "or the score: no Match ID and no XGID (give POSITIONID:MATCHID)", err=True)
+        click.echo("gamao: " + _("a Position ID alone does not say who is on roll, the cube, the "
+                                 "dice or the score: no Match ID and no XGID (give "
+                                 "POSITIONID:MATCHID)"), err=True)
     return board_from_id(ident)   # with the XGID of the position when there is a state
 
 
-@click.command(epilog=exit_codes.help_for("position"))
+@click.command(cls=Command, epilog=exit_codes.help_for("position"))
 @click.argument("file", required=False, type=click.Path(allow_dash=True, readable=False))
 @click.option("--game", "-g", type=click.IntRange(min=1), default=1, show_default=True,
               help="Game number.")
@@ -81,13 +86,16 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
 
     if ident:
         if file:
-            fail_usage(f"give a match FILE or --id, not both (--id shows the position of the "
-                       f"ID; {file} would not be read)")
+            fail_usage(_("give a match FILE or --id, not both (--id shows the position of the "
+                         "ID; {file} would not be read)").format(file=file))
         given = [f"--{name}" for name in ("game", "move", "player")
                  if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
         if given:
-            fail_usage(f"{' and '.join(given)} {'choose' if len(given) > 1 else 'chooses'} a "
-                       "position in a FILE; --id gives one itself")
+            fail_usage((_("{options} choose a position in a FILE; --id gives one itself")
+                        if len(given) > 1 else
+                        _("{option} chooses a position in a FILE; --id gives one itself"))
+                       .format(options=_("{first} and {last}").format(
+                           first=", ".join(given[:-1]), last=given[-1]), option=given[0]))
         try:
             emit(_id_board(ident, fmt))
         except ValueError as exc:
@@ -95,7 +103,7 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
             sys.exit(exit_codes.USAGE)
         return
     if not file:
-        fail_usage("give a match FILE or --id")
+        fail_usage(_("give a match FILE or --id"))
     name = label(file)
     try:
         source = formats.open_source(file)
@@ -107,15 +115,16 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
         click.echo(input_error_diagnostic(exc).format_text(), err=True)
         sys.exit(exit_codes.USAGE)
     if not matches:
-        click.echo(f"gamao: {name}: the file holds no match", err=True)
+        click.echo("gamao: " + _("{name}: the file holds no match").format(name=name), err=True)
         sys.exit(exit_codes.USAGE)
     side = None if player is None else (0 if player == "left" else 1)
     match = matches[0]
     games = [g.number for g in match.games]
     if game not in games:
-        there = f"games {_numbers(games)}" if len(set(games)) > 1 else \
-            (f"game {games[0]}" if games else "no games")
-        click.echo(f"gamao: {name}: there is no game {game}; the match has {there}", err=True)
+        there = (_("games {numbers}").format(numbers=_numbers(games)) if len(set(games)) > 1
+                 else (_("game {number}").format(number=games[0]) if games else _("no games")))
+        click.echo("gamao: " + _("{name}: there is no game {game}; the match has {there}").format(
+            name=name, game=game, there=there), err=True)
         sys.exit(exit_codes.USAGE)
     in_game = [s for s in snapshots(match) if s.game == game]
     found = [s for s in in_game if s.action.move_number == move
@@ -123,19 +132,28 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
     if not found:
         moves = [s.action.move_number for s in in_game if s.action.move_number is not None
                  and (side is None or s.action.player == side)]
-        whose = "" if side is None else f" for the {player} player"
-        there = f"its moves are {_numbers(moves)}" if moves else "it has no moves gamao can replay"
-        click.echo(f"gamao: {name}: game {game} has no move {move}{whose}; {there}", err=True)
+        there = (_("its moves are {numbers}").format(numbers=_numbers(moves)) if moves
+                 else _("it has no moves gamao can replay"))
+        if side is None:
+            text = _("{name}: game {game} has no move {move}; {there}")
+        elif side == 0:
+            text = _("{name}: game {game} has no move {move} for the left player; {there}")
+        else:
+            text = _("{name}: game {game} has no move {move} for the right player; {there}")
+        click.echo("gamao: " + text.format(name=name, game=game, move=move, there=there),
+                   err=True)
         sys.exit(exit_codes.USAGE)
     snap = found[0]
-    names = tuple(n or f"player {i + 1}" for i, n in enumerate(match.players))
+    names = tuple(n or _("player {number}").format(number=i + 1)
+                  for i, n in enumerate(match.players))
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
         emit(svg_board(snap, names=names))
         return
     who = names[snap.action.player]
-    emit(f"{name}: game {game}, move {move}: {who} to act ({snap.action.text()})\n"
-         + snapshot_board(snap, names) + f"\nXGID={snap.xgid.split('=', 1)[1]}")
+    emit(_("{name}: game {game}, move {move}: {who} to act ({action})").format(
+        name=name, game=game, move=move, who=who, action=snap.action.text()) + "\n"
+        + snapshot_board(snap, names) + f"\nXGID={snap.xgid.split('=', 1)[1]}")
 
 
 class _Output:
@@ -171,13 +189,15 @@ def _print_position_file(name: str, source, fmt: str, emit: _Output) -> None:
     from gamao_cli.render.text import draw_board
 
     pos = read_position(source.read_bytes(), source.label)
-    names = tuple(n or f"player {i + 1}" for i, n in enumerate(pos.names))
-    what = (f"{names[pos.player]} to roll or double" if pos.decision == "cube"
-            else f"{names[pos.player]} to play {pos.dice[0]}{pos.dice[1]}")
+    names = tuple(n or _("player {number}").format(number=i + 1) for i, n in enumerate(pos.names))
+    what = (_("{name} to roll or double").format(name=names[pos.player])
+            if pos.decision == "cube"
+            else _("{name} to play {dice}").format(name=names[pos.player],
+                                                    dice=f"{pos.dice[0]}{pos.dice[1]}"))
     state = pos.match_state()
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
         emit(svg_board(Position(pos.me, pos.opp), state=state, names=names))
         return
-    emit(f"{name}: position: {what}\n" + draw_board(pos.me, pos.opp, state, names=names)
+    emit(_("{name}: position: {what}").format(name=name, what=what) + "\n" + draw_board(pos.me, pos.opp, state, names=names)
          + f"\nXGID={xgid_of_state(pos.me, pos.opp, state).split('=', 1)[1]}")

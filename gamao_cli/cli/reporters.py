@@ -21,6 +21,8 @@ from xml.etree import ElementTree as ET
 import click
 
 from gamao_cli import __version__
+from gamao_cli.i18n import _, ngettext
+from gamao_cli.messages import severity_word
 from gamao_cli.replay.check import FileCheck
 from gamao_cli.replay.diagnostics import Diagnostic
 
@@ -98,10 +100,6 @@ def totals(results: Iterable[FileCheck]) -> dict[str, int]:
     return dict(Tally.of(results).counts)
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word if count == 1 else word + 's'}"
-
-
 def summary_line(results: "Iterable[FileCheck] | Tally") -> str:
     """The closing line: what was checked and how many of each severity.
 
@@ -111,17 +109,28 @@ def summary_line(results: "Iterable[FileCheck] | Tally") -> str:
     """
     tally = results if isinstance(results, Tally) else Tally.of(results)
     t = tally.counts
-    line = (f"{_n(t['files'], 'file')}, {_n(t['games'], 'game')}: {_n(t['errors'], 'error')}, "
-            f"{_n(t['warnings'], 'warning')}")
+    line = _("{files}, {games}: {errors}, {warnings}").format(
+        files=ngettext("{n} file", "{n} files", t["files"]).format(n=t["files"]),
+        games=ngettext("{n} game", "{n} games", t["games"]).format(n=t["games"]),
+        errors=ngettext("{n} error", "{n} errors", t["errors"]).format(n=t["errors"]),
+        warnings=ngettext("{n} warning", "{n} warnings", t["warnings"]).format(n=t["warnings"]))
     if t["infos"]:
-        line += ", " + _n(t["infos"], "info")
-    hidden = [kind + "s" for kind in ("warning", "info")
+        line += ", " + ngettext("{n} info", "{n} infos", t["infos"]).format(n=t["infos"])
+    hidden = [kind for kind in ("warning", "info")
               if t[kind + "s"] and SEVERITIES.index(kind) > SEVERITIES.index(tally.threshold)]
     if hidden and not tally.quiet:
-        line += f" ({' and '.join(hidden)} not shown: --show-info)"
+        line += " " + (_("(warnings and infos not shown: --show-info)") if len(hidden) == 2
+                       else _("(warnings not shown: --show-info)") if hidden == ["warning"]
+                       else _("(infos not shown: --show-info)"))
     if t["unreadable"]:
-        line += f" ({_n(t['unreadable'], 'file')} not read)"
+        line += " " + ngettext("({n} file not read)", "({n} files not read)",
+                               t["unreadable"]).format(n=t["unreadable"])
     return line
+
+
+def _legal(d: Diagnostic) -> str:
+    """``; legal: 13/7 8/7, ...`` (the legal plays of an illegal one), or nothing."""
+    return "; " + _("legal: {plays}").format(plays=", ".join(d.legal)) if d.legal else ""
 
 
 def diagnostic_text(d: Diagnostic, colour: bool) -> str:
@@ -129,9 +138,9 @@ def diagnostic_text(d: Diagnostic, colour: bool) -> str:
         return d.format_text()
     msg = d.message
     if d.legal:
-        msg += click.style("; legal: " + ", ".join(d.legal), dim=True)
+        msg += click.style(_legal(d), dim=True)
     return (click.style(d.location(), bold=True) + ": " + click.style(d.code, bold=True) + " "
-            + click.style(d.severity, fg=_COLOURS.get(d.severity)) + " " + msg)
+            + click.style(severity_word(d.severity), fg=_COLOURS.get(d.severity)) + " " + msg)
 
 
 def _text_lines(r: FileCheck, colour: bool, quiet: bool, threshold: str) -> list[str]:
@@ -184,7 +193,7 @@ def _github_lines(r: FileCheck, threshold: str) -> list[str]:
         if d.column is not None:
             props.append(f"col={d.column}")
         props.append(f"title={_gh_escape(d.code + ' ' + d.category, True)}")
-        msg = d.message + ("; legal: " + ", ".join(d.legal) if d.legal else "")
+        msg = d.message + _legal(d)
         out.append(f"::{_GH_KINDS[d.severity]} {','.join(props)}::{_gh_escape(msg)}")
     return out
 
@@ -210,8 +219,8 @@ def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
         if bad:
             failures += 1
             el = ET.SubElement(case, "failure", type=bad[0].code,
-                               message=f"{len(bad)} {'problem' if len(bad) == 1 else 'problems'}: "
-                                       f"{bad[0].message}")
+                               message=ngettext("{n} problem: {message}", "{n} problems: {message}",
+                                                len(bad)).format(n=len(bad), message=bad[0].message))
             el.text = "\n".join(d.format_text() for d in r.diagnostics)
         elif r.diagnostics:
             out = ET.SubElement(case, "system-out")

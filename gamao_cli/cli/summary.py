@@ -6,7 +6,10 @@ import sys
 
 import click
 
+from gamao_cli.i18n import _
+
 from . import exit_codes
+from .language import Command
 from .files import iter_input_files
 from .options import fail_usage, glob_option, paths_argument
 
@@ -23,7 +26,7 @@ def _summaries_of(path: str) -> tuple[list[dict], str | None]:
     return [summarise(mt) for mt in matches], None
 
 
-@click.command(epilog=exit_codes.help_for("summary"))
+@click.command(cls=Command, epilog=exit_codes.help_for("summary"))
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(("table", "json", "csv")), default="table",
               show_default=True, help="table for people, json or csv for programs.")
@@ -45,7 +48,7 @@ def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
 
     files = list(iter_input_files(paths, globs))
     if not files:
-        fail_usage("no match files found in " + ", ".join(paths))
+        fail_usage(_("no match files found in {paths}").format(paths=", ".join(paths)))
     all_summaries: list[dict] = []
     status = exit_codes.Status()
     for f in files:

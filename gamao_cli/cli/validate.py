@@ -6,7 +6,10 @@ import sys
 
 import click
 
+from gamao_cli.i18n import _
+
 from . import exit_codes
+from .language import Command
 from .files import iter_files, iter_input_files
 from .options import (color_option, fail_usage, glob_option, ignore_option, jobs_option,
                       paths_argument, select_option, strict_option, use_colour)
@@ -14,7 +17,7 @@ from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally,
                         stream, summary_line)
 
 
-@click.command(epilog=exit_codes.help_for("validate"))
+@click.command(cls=Command, epilog=exit_codes.help_for("validate"))
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: path:line:col: CODE severity message; json: one document; jsonl: one "
@@ -67,18 +70,19 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
     from gamao_cli.replay.check import check_file
 
     if show_info and severity not in (None, "info"):
-        fail_usage(f"--show-info shows infos, --severity {severity} hides them: give one")
+        fail_usage(_("--show-info shows infos, --severity {severity} hides them: give one")
+                   .format(severity=severity))
     threshold = "info" if show_info else (severity or DEFAULT_THRESHOLD)
     if (fmt == "html") != (html_dir is not None):
-        fail_usage("--format html and --html-dir go together: the report is a folder of pages")
+        fail_usage(_("--format html and --html-dir go together: the report is a folder of pages"))
     files = list(iter_input_files(paths, globs))
     if not files:
-        fail_usage("no match files found in " + ", ".join(paths))
+        fail_usage(_("no match files found in {paths}").format(paths=", ".join(paths)))
     func = functools.partial(check_file, select=select, ignore=ignore)
     colour = fmt == "text" and use_colour(color)
     if scheduler:
         if "-" in files:
-            fail_usage("--scheduler checks files the workers can read, not standard input")
+            fail_usage(_("--scheduler checks files the workers can read, not standard input"))
         from .cluster import iter_on_cluster
         each = iter_on_cluster(scheduler, func, files)
     else:

@@ -48,6 +48,8 @@ import xml.etree.ElementTree as ET
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .. import model as m
+from ..i18n import _, get_language, ngettext, pgettext
+from ..messages import severity_word
 from ..replay.snapshots import snapshots
 from ..replay.replay import validate_match
 from .svg import DEFAULT_COLOURS, Layout, board_element
@@ -68,7 +70,8 @@ def _e(text: object) -> str:
 
 
 def _names(match: m.Match) -> tuple[str, str]:
-    return tuple(n or f"player {i + 1}" for i, n in enumerate(match.players[:2]))  # type: ignore
+    return tuple(n or _("player {number}").format(number=i + 1)  # type: ignore
+                 for i, n in enumerate(match.players[:2]))
 
 
 def _json_for_script(data: Any) -> str:
@@ -82,9 +85,9 @@ def _player_of(player_name: str | None, names: Sequence[str]) -> int | None:
     """Which player a diagnostic's ``player`` (a name) is, when it tells."""
     if player_name is None:
         return None
-    if player_name == "the left player":
+    if player_name in ("the left player", _("the left player")):
         return 0
-    if player_name == "the right player":
+    if player_name in ("the right player", _("the right player")):
         return 1
     if len(names) == 2 and names[0] != names[1]:
         if player_name == names[0]:
@@ -144,27 +147,76 @@ def _diagnostic_target(d: Any, match: m.Match, names: Sequence[str]) -> tuple[An
 
 
 def _diag_text(d: Any) -> str:
-    return d.message + ("; legal: " + ", ".join(d.legal) if d.legal else "")
+    return d.message + ("; " + _("legal: {plays}").format(plays=", ".join(d.legal))
+                        if d.legal else "")
 
 
 def _where(d: Any) -> str:
     parts = []
     if d.line is not None:
-        parts.append(f"line {d.line}" + (f", column {d.column}" if d.column is not None else ""))
+        parts.append(_("line {line}, column {column}").format(line=d.line, column=d.column)
+                     if d.column is not None else _("line {line}").format(line=d.line))
     if d.game is not None:
-        parts.append(f"game {d.game}" + (f", move {d.move}" if d.move is not None else ""))
+        parts.append(_("game {game}, move {move}").format(game=d.game, move=d.move)
+                     if d.move is not None else _("game {game}").format(game=d.game))
     if d.player:
         parts.append(str(d.player))
     return "; ".join(parts)
 
 
 def _result_text(res: Any, names: Sequence[str]) -> str:
+    from ..tables.summary import ended_word
     if res is None or res.winner is None:
-        return "no result"
+        return _("no result")
     pts = res.points if res.points is not None else res.stated_points
-    unit = "point" if pts == 1 else "points"
-    how = f" ({res.ended})" if res.ended else ""
-    return f"{names[res.winner]} wins {pts} {unit}{how}"
+    text = ngettext("{name} wins {n} point", "{name} wins {n} points", pts or 0).format(
+        name=names[res.winner], n=pts)
+    return text + (f" ({ended_word(res.ended)})" if res.ended else "")
+
+
+def _html_lang() -> str:
+    """The page's ``lang`` (BCP 47: ``pt-BR``)."""
+    return get_language().replace("_", "-")
+
+
+def _script_words() -> dict[str, str]:
+    """The words the page's script writes, as templates (``{name}`` fields)."""
+    return {
+        "pips": _("pips {n}"), "score": _("score {score}"),
+        "scoreOf": _("score {score}/{length}"), "length": _("{n} pt"), "crawford": _("Crawford"),
+        "board": _("Backgammon board, Position ID {pid}, Match ID {mid}"),
+        "names": _("{board}: {top} (top) and {bottom} (bottom)"),
+        "game": _("Game {game}"), "matchGame": _("Match {match}, game {game}"),
+        "end": _("{where}, end"), "move": _("{where}, move {move}"),
+        "status": _("{where}: {name} to act ({action})"),
+        "hash": _("No position matches #{hash}; showing the first."),
+    }
+
+
+def _page_words() -> dict[str, str]:
+    """The words of the replay page's frame (already escaped for HTML)."""
+    words = {
+        "lang": _html_lang(),
+        "w_controls": _("Replay controls"),
+        "w_first_title": _("First position (Home)"), "w_first_label": _("First position"),
+        "w_first": _("first"),
+        "w_prev_game_title": _("Previous game (Up)"), "w_prev_game_label": _("Previous game"),
+        "w_prev_game": _("game"),
+        "w_prev_title": _("Previous action (Left)"), "w_prev_label": _("Previous action"),
+        "w_prev": _("back"),
+        "w_next_title": _("Next action (Right)"), "w_next_label": _("Next action"),
+        "w_next": _("next"),
+        "w_next_game_title": _("Next game (Down)"), "w_next_game_label": _("Next game"),
+        "w_next_game": _("game"),
+        "w_last_title": _("Last position (End)"), "w_last_label": _("Last position"),
+        "w_last": _("last"),
+        "w_flip_title": _("Turn the board round (F)"), "w_flip_label": _("Turn the board round"),
+        "w_flip": _("flip"),
+        "w_position_id": _("Position ID"), "w_match_id": _("Match ID"),
+        "w_noscript": _("The board shows the first position; stepping through the match needs "
+                        "JavaScript."),
+    }
+    return {k: (v if k == "lang" else _e(v)) for k, v in words.items()}
 
 
 def _kind(a: Any) -> str:
@@ -291,9 +343,9 @@ class _Page:
                 game_diags.setdefault(gi, []).append(d)
             else:
                 match_diags.append(d)
-            link = f'<a href="#{_e(frag)}">{_e(where or "the match")}</a>' if frag else \
-                _e(where or "the match")
-            multi = f"match {k + 1}: " if k else ""
+            link = f'<a href="#{_e(frag)}">{_e(where or _("the match"))}</a>' if frag else \
+                _e(where or _("the match"))
+            multi = _("match {number}: ").format(number=k + 1) if k else ""
             self.diag_items.append(
                 f'<li class="diag {_e(d.severity)}"><span class="badge {_e(d.severity)}">'
                 f'{_e(d.code)}</span> {_e(multi)}{link}: {_e(_diag_text(d))}</li>')
@@ -305,12 +357,17 @@ class _Page:
                       snap_of_action: Mapping[int, int], diags_of_action: Mapping[int, list],
                       game_diags: Mapping[int, list], match_diags: list) -> str:
         out = [f'<section class="match" data-match="{k}">']
-        kind = f"{match.length}-point match" if match.length else "money session"
-        out.append(f'<h2>{_e(names[0])} <span class="vs">vs</span> {_e(names[1])}'
+        kind = (ngettext("{n}-point match", "{n}-point match", match.length).format(
+            n=match.length) if match.length else _("money session"))
+        vs = _e(_("vs"))
+        out.append(f'<h2>{_e(names[0])} <span class="vs">{vs}</span> {_e(names[1])}'
                    f' <span class="kind">{_e(kind)}</span></h2>')
         fs = report.final_score
-        won = f", winner {_e(names[report.winner])}" if report.winner is not None else ""
-        out.append(f'<p class="final">Final score {fs[0]}\u2013{fs[1]}{won}</p>')
+        score = f"{fs[0]}\u2013{fs[1]}"
+        final = (_("Final score {score}, winner {name}").format(score=score,
+                                                                name=names[report.winner])
+                 if report.winner is not None else _("Final score {score}").format(score=score))
+        out.append(f'<p class="final">{_e(final)}</p>')
         shown_tags = [t for t in match.tags if t.name.strip().lower() not in ("player 1", "player 2")]
         if shown_tags:
             out.append('<dl class="tags">' + "".join(
@@ -321,12 +378,15 @@ class _Page:
         for gi, g in enumerate(match.games):
             res = results.get(gi)
             out.append(f'<section class="game" data-game="{g.number}">')
-            out.append(f"<h3>Game {g.number}</h3>")
+            heading = _("Game {game}").format(game=g.number)
+            out.append(f"<h3>{_e(heading)}</h3>")
             if res is not None:
                 sb = res.score_before
-                craw = ' <span class="crawford">Crawford</span>' if res.crawford else ""
-                out.append(f'<p class="game-score">Score {_e(names[0])} {sb[0]}, '
-                           f'{_e(names[1])} {sb[1]}{craw}</p>')
+                crawford = _e(_("Crawford"))
+                craw = f' <span class="crawford">{crawford}</span>' if res.crawford else ""
+                score = _("Score {name0} {score0}, {name1} {score1}").format(
+                    name0=names[0], score0=sb[0], name1=names[1], score1=sb[1])
+                out.append(f'<p class="game-score">{_e(score)}{craw}</p>')
             out += _comments(g.comments)
             out += _diag_list(game_diags.get(gi, []))
             out.append('<table class="moves"><thead><tr><th scope="col">#</th>'
@@ -352,8 +412,9 @@ class _Page:
                 after = list(res.score_before)
                 if res.winner is not None and res.points is not None:
                     after[res.winner] += res.points
-                out.append(f'<p class="result">{_e(_result_text(res, names))}; score '
-                           f'{after[0]}\u2013{after[1]}</p>')
+                out.append('<p class="result">' + _e(_("{result}; score {score}").format(
+                    result=_result_text(res, names), score=f"{after[0]}\u2013{after[1]}"))
+                    + "</p>")
             out.append("</section>")
         out.append("</section>")
         return "\n".join(out)
@@ -364,7 +425,8 @@ class _Page:
         text = f'<span class="t">{_e(a.text())}</span>'
         kind = _kind(a)
         if i is None:
-            out = f'<span class="act {kind} noboard" title="not replayed">{text}</span>'
+            not_replayed = _e(_("not replayed"))
+            out = f'<span class="act {kind} noboard" title="{not_replayed}">{text}</span>'
         else:
             frag = self.snaps[i][12]
             out = f'<a class="act {kind}" href="#{_e(frag)}" data-s="{i}" data-frag="{_e(frag)}">{text}</a>'
@@ -426,22 +488,25 @@ def replay_page(matches_with_reports: Iterable[Any], *, path: str, bottom: int =
         title = name
         if page.matches:
             p = page.matches[0]["names"]
-            title += f": {p[0]} vs {p[1]}"
+            title = _("{file}: {player0} vs {player1}").format(file=name, player0=p[0],
+                                                                player1=p[1])
     data = {"fields": {f: i for i, f in enumerate(FIELDS)}, "layout": Layout().to_json(),
             "colours": {**DEFAULT_COLOURS, **(colours or {})}, "bottom": bottom,
             "matches": page.matches, "games": page.games, "snaps": page.snaps,
-            "diags": page.diags}
+            "diags": page.diags, "words": _script_words()}
     n = len(page.snaps)
     count = sum(len(mt.games) for mt in (it[0] if isinstance(it, tuple) else it for it in items))
-    summary = (f"{len(items)} {'match' if len(items) == 1 else 'matches'}, {count} "
-               f"{'game' if count == 1 else 'games'}, {n} {'position' if n == 1 else 'positions'}, "
-               f"{len(page.diags)} {'diagnostic' if len(page.diags) == 1 else 'diagnostics'}")
+    summary = ", ".join([
+        ngettext("{n} match", "{n} matches", len(items)).format(n=len(items)),
+        ngettext("{n} game", "{n} games", count).format(n=count),
+        ngettext("{n} position", "{n} positions", n).format(n=n),
+        ngettext("{n} diagnostic", "{n} diagnostics", len(page.diags)).format(n=len(page.diags))])
     diag_section = ""
     if page.diag_items:
         diag_section = ('<section class="all-diags" aria-labelledby="diags-h">'
-                        '<h2 id="diags-h">Diagnostics</h2><ul class="diags">'
+                        '<h2 id="diags-h">' + _e(_("Diagnostics")) + '</h2><ul class="diags">'
                         + "".join(page.diag_items) + "</ul></section>")
-    return _PAGE.format(
+    return _PAGE.format(**_page_words(),
         title=_e(title), heading=_e(name), path=_e(path), summary=_e(summary), css=_CSS,
         board=_board_svg(page, colours), sections="\n".join(page.sections),
         diagnostics=diag_section, data=_json_for_script(data), script=_SCRIPT,
@@ -481,27 +546,37 @@ def report_page(file_results: Iterable[Any],
             where = _e(_where(d))
             frag = diagnostic_fragment(d, players, matches=len(summaries) or 1)
             if href and frag:
-                where = f'<a href="{_e(href)}#{_e(frag)}">{where or "show"}</a>'
+                shown_as = where or _e(_("show"))
+                where = f'<a href="{_e(href)}#{_e(frag)}">{shown_as}</a>'
             items.append(f'<tr class="{_e(d.severity)}"><td><span class="badge {_e(d.severity)}">'
-                         f'{_e(d.code)}</span></td><td>{_e(d.severity)}</td><td>{loc}</td>'
+                         f'{_e(d.code)}</span></td><td>{_e(severity_word(d.severity))}</td>'
+                         f'<td>{loc}</td>'
                          f"<td>{where}</td><td>{_e(_diag_text(d))}</td></tr>")
         for key, v in counts.items():
             totals[key] = totals.get(key, 0) + v
-        unread = " (not read)" if getattr(r, "unreadable", False) else ""
+        unread = " " + _("(not read)") if getattr(r, "unreadable", False) else ""
         state = "ok" if not counts["error"] and not unread else "bad"
+        file_counts = _("{errors}, {warnings}").format(
+            errors=ngettext("{n} error", "{n} errors", counts["error"]).format(n=counts["error"]),
+            warnings=ngettext("{n} warning", "{n} warnings", counts["warning"]).format(
+                n=counts["warning"]))
         rows.append(f'<section class="file {state}"><h2>{head}{_e(unread)}</h2>'
-                    f'<p class="counts">{counts["error"]} errors, {counts["warning"]} warnings'
-                    f'</p>')
+                    f'<p class="counts">{_e(file_counts)}</p>')
         if items:
-            rows.append('<table class="report"><thead><tr><th scope="col">code</th>'
-                        '<th scope="col">severity</th><th scope="col">line</th>'
-                        '<th scope="col">where</th><th scope="col">message</th></tr></thead>'
+            heads = "".join(f'<th scope="col">{_e(h)}</th>' for h in (
+                pgettext("column", "code"), pgettext("column", "severity"),
+                pgettext("column", "line"), pgettext("column", "where"),
+                pgettext("column", "message")))
+            rows.append('<table class="report"><thead><tr>' + heads + "</tr></thead>"
                         "<tbody>" + "".join(items) + "</tbody></table>")
         rows.append("</section>")
-    summary = (f"{files} {'file' if files == 1 else 'files'}: {totals['error']} "
-               f"{'error' if totals['error'] == 1 else 'errors'}, {totals['warning']} "
-               f"{'warning' if totals['warning'] == 1 else 'warnings'}")
-    return _REPORT.format(title=_e(title), summary=_e(summary), css=_CSS, body="\n".join(rows))
+    summary = _("{files}: {errors}, {warnings}").format(
+        files=ngettext("{n} file", "{n} files", files).format(n=files),
+        errors=ngettext("{n} error", "{n} errors", totals["error"]).format(n=totals["error"]),
+        warnings=ngettext("{n} warning", "{n} warnings", totals["warning"]).format(
+            n=totals["warning"]))
+    return _REPORT.format(title=_e(title), summary=_e(summary), css=_CSS, body="\n".join(rows),
+                          lang=_html_lang())
 
 
 _CSS = """
@@ -597,7 +672,11 @@ var PIPS = {1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]]};
 var svg = document.getElementById("board"), pos = document.getElementById("board-position");
 var bottom = D.bottom, cur = -1, links = [], current = null;
+var W = D.words;
 function $(id) { return document.getElementById(id); }
+function fmt(t, o) {
+  return t.replace(/\{(\w+)\}/g, function (all, k) { return k in o ? String(o[k]) : all; });
+}
 function num(x) { var t = x.toFixed(2).replace(/\.?0+$/, ""); return t === "-0" ? "0" : t; }
 function el(parent, tag, attrs, text) {
   var e = document.createElementNS(NS, tag);
@@ -630,7 +709,7 @@ function band(g, player, sd, name, score, pips) {
   el(b, "text", {"class": "score", x: L.text.score, y: y, "font-size": 14, "text-anchor": "middle",
     fill: C.text}, score);
   el(b, "text", {"class": "pips", x: L.text.pips, y: y, "font-size": 14, "text-anchor": "end",
-    fill: C.text}, "pips " + pips);
+    fill: C.text}, fmt(W.pips, {n: pips}));
 }
 function checkers(g, player, sd, cnt) {
   var fill = C["checker " + player], edge = C["checker " + player + " edge"];
@@ -703,13 +782,14 @@ function draw(i) {
   for (p = 0; p < 2; p++) {
     var pips = 0;
     for (k = 1; k < 26; k++) pips += k * cnt[p][k];
-    band(pos, p, side(p), m.names[p], "score " + g.score[p] + (m.length ? "/" + m.length : ""), pips);
+    band(pos, p, side(p), m.names[p], m.length ? fmt(W.scoreOf, {score: g.score[p], length: m.length})
+      : fmt(W.score, {score: g.score[p]}), pips);
   }
   if (m.length) {
     el(pos, "text", {"class": "length", x: L.column, y: L.mid - L.cubeSize / 2 - 8, "font-size": 11,
-      "text-anchor": "middle", fill: C.number}, m.length + " pt");
+      "text-anchor": "middle", fill: C.number}, fmt(W.length, {n: m.length}));
     if (g.crawford) el(pos, "text", {"class": "crawford", x: L.column, y: L.mid + L.cubeSize / 2 + 16,
-      "font-size": 10, "text-anchor": "middle", fill: C.number}, "Crawford");
+      "font-size": 10, "text-anchor": "middle", fill: C.number}, W.crawford);
   }
   for (p = 0; p < 2; p++) checkers(pos, p, side(p), cnt[p]);
   var owner = s[F.owner] < 0 ? null : s[F.owner], c;
@@ -728,8 +808,8 @@ function draw(i) {
   var lp = s[F.lastPlayer], st = s[F.steps];
   if (lp >= 0) for (k = 0; k + 2 < st.length; k += 3) arrow(pos, cnt[lp], side(lp), st[k], st[k + 1], !!st[k + 2]);
   var t = svg.querySelector("title");
-  if (t) t.textContent = "Backgammon board, Position ID " + s[F.pid] + ", Match ID " + s[F.mid] + ": " +
-    m.names[1 - bottom] + " (top) and " + m.names[bottom] + " (bottom)";
+  if (t) t.textContent = fmt(W.names, {board: fmt(W.board, {pid: s[F.pid], mid: s[F.mid]}),
+    top: m.names[1 - bottom], bottom: m.names[bottom]});
   svg.setAttribute("data-bottom", bottom);
   svg.setAttribute("data-on-roll", onRoll);
   svg.setAttribute("data-position-id", s[F.pid]);
@@ -768,9 +848,10 @@ function show(i, keepHash) {
   text("mid", s[F.mid]);
   text("xgid", "XGID=" + s[F.xgid]);
   var a = links[i], what = a ? a.querySelector(".t").textContent : "";
-  var where = (M.length > 1 ? "Match " + (g.match + 1) + ", game " : "Game ") + g.number +
-    (s[F.move] === null ? ", end" : ", move " + s[F.move]);
-  text("status-text", where + ": " + m.names[s[F.actor]] + " to act (" + what + ")");
+  var where = M.length > 1 ? fmt(W.matchGame, {match: g.match + 1, game: g.number})
+    : fmt(W.game, {game: g.number});
+  where = s[F.move] === null ? fmt(W.end, {where: where}) : fmt(W.move, {where: where, move: s[F.move]});
+  text("status-text", fmt(W.status, {where: where, name: m.names[s[F.actor]], action: what}));
   text("counter", (i + 1) + " / " + S.length);
   if (current) { current.classList.remove("current"); current.removeAttribute("aria-current"); }
   current = a || null;
@@ -833,7 +914,7 @@ function fromHash() {
   var h = location.hash.replace(/^#/, ""), i = -1;
   try { h = decodeURIComponent(h); } catch (e) { /* keep it */ }
   if (h) i = resolve(h);
-  text("hash-note", h && i < 0 ? "No position matches #" + h + "; showing the first." : "");
+  text("hash-note", h && i < 0 ? fmt(W.hash, {hash: h}) : "");
   show(i < 0 ? 0 : i, i >= 0);
 }
 function next() { show(cur + 1); }
@@ -872,7 +953,7 @@ if (S.length) fromHash();
 """
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -886,23 +967,23 @@ _PAGE = """<!DOCTYPE html>
 <div class="board-pane">
 <p class="status" id="status" aria-live="polite"><span id="status-text"></span><span class="counter" id="counter"></span></p>
 {board}
-<nav class="controls" aria-label="Replay controls">
-<button type="button" id="b-first" title="First position (Home)" aria-label="First position"{disabled}>first</button>
-<button type="button" id="b-prev-game" title="Previous game (Up)" aria-label="Previous game"{disabled}>&#x00AB; game</button>
-<button type="button" id="b-prev" title="Previous action (Left)" aria-label="Previous action"{disabled}>&#x2039; back</button>
-<button type="button" id="b-next" title="Next action (Right)" aria-label="Next action"{disabled}>next &#x203A;</button>
-<button type="button" id="b-next-game" title="Next game (Down)" aria-label="Next game"{disabled}>game &#x00BB;</button>
-<button type="button" id="b-last" title="Last position (End)" aria-label="Last position"{disabled}>last</button>
-<button type="button" id="b-flip" title="Turn the board round (F)" aria-label="Turn the board round"{disabled}>flip</button>
+<nav class="controls" aria-label="{w_controls}">
+<button type="button" id="b-first" title="{w_first_title}" aria-label="{w_first_label}"{disabled}>{w_first}</button>
+<button type="button" id="b-prev-game" title="{w_prev_game_title}" aria-label="{w_prev_game_label}"{disabled}>&#x00AB; {w_prev_game}</button>
+<button type="button" id="b-prev" title="{w_prev_title}" aria-label="{w_prev_label}"{disabled}>&#x2039; {w_prev}</button>
+<button type="button" id="b-next" title="{w_next_title}" aria-label="{w_next_label}"{disabled}>{w_next} &#x203A;</button>
+<button type="button" id="b-next-game" title="{w_next_game_title}" aria-label="{w_next_game_label}"{disabled}>{w_next_game} &#x00BB;</button>
+<button type="button" id="b-last" title="{w_last_title}" aria-label="{w_last_label}"{disabled}>{w_last}</button>
+<button type="button" id="b-flip" title="{w_flip_title}" aria-label="{w_flip_label}"{disabled}>{w_flip}</button>
 </nav>
 <p class="hash-note" id="hash-note"></p>
 <dl class="ids">
-<dt>Position ID</dt><dd><code id="pid">{pid}</code></dd>
-<dt>Match ID</dt><dd><code id="mid">{mid}</code></dd>
+<dt>{w_position_id}</dt><dd><code id="pid">{pid}</code></dd>
+<dt>{w_match_id}</dt><dd><code id="mid">{mid}</code></dd>
 <dt>XGID</dt><dd><code id="xgid">{xgid}</code></dd>
 </dl>
 <div class="here" id="here" aria-live="polite" hidden></div>
-<noscript><p>The board shows the first position; stepping through the match needs JavaScript.</p></noscript>
+<noscript><p>{w_noscript}</p></noscript>
 </div>
 <div class="moves-pane" id="moves">
 {sections}
@@ -916,7 +997,7 @@ _PAGE = """<!DOCTYPE html>
 """
 
 _REPORT = """<!DOCTYPE html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

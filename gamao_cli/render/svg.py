@@ -52,6 +52,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..i18n import _
 from ..ids import MatchState, match_id, position_id
 
 __all__ = ["DEFAULT_COLOURS", "Layout", "SvgText", "board", "board_element", "pip_counts"]
@@ -307,7 +308,8 @@ class _Svg:
                             "text-anchor": "middle", "fill": c("text")}, score)
         if pips is not None:
             add(g, "text", {"class": "pips", "x": PIPS_X, "y": y, "font-size": 14.0,
-                            "text-anchor": "end", "fill": c("text")}, f"pips {pips}")
+                            "text-anchor": "end", "fill": c("text")},
+                _("pips {n}").format(n=pips))
 
     def checkers(self, parent: ET.Element, player: int, side: int, counts: Sequence[int]) -> None:
         add, c, lay = self.add, self.c, self.lay
@@ -411,7 +413,8 @@ def play_anchors(lay: Layout, side: int, counts: Sequence[int], src: int, dst: i
 
 
 def _score_text(score: int, length: int) -> str:
-    return f"score {score}/{length}" if length else f"score {score}"
+    return (_("score {score}/{length}").format(score=score, length=length) if length
+            else _("score {score}").format(score=score))
 
 
 def board(snapshot_or_position: Any = None, *, state: MatchState | None = None,
@@ -508,11 +511,15 @@ def board_element(snapshot_or_position: Any = None, *, state: MatchState | None 
     if mid:
         root.set("data-match-id", mid)
     if title is None:
-        title = "Backgammon board"
-        if pid:
-            title += f", Position ID {pid}" + (f", Match ID {mid}" if mid else "")
+        if pid and mid:
+            title = _("Backgammon board, Position ID {pid}, Match ID {mid}").format(pid=pid, mid=mid)
+        elif pid:
+            title = _("Backgammon board, Position ID {pid}").format(pid=pid)
+        else:
+            title = _("Backgammon board")
         if names:
-            title += f": {names[1 - bottom]} (top) and {names[bottom]} (bottom)"
+            title = _("{board}: {top} (top) and {bottom} (bottom)").format(
+                board=title, top=names[1 - bottom], bottom=names[bottom])
     ET.SubElement(root, "title").text = title
     if style:
         ET.SubElement(root, "style").text = style
@@ -529,11 +536,12 @@ def board_element(snapshot_or_position: Any = None, *, state: MatchState | None 
         x = lay.x(SIDE / 2)
         svg_b.add(g, "text", {"class": "length", "x": x, "y": MID - CUBE / 2 - 8,
                               "font-size": 11.0, "text-anchor": "middle",
-                              "fill": svg_b.c("number")}, f"{state.length} pt")
+                              "fill": svg_b.c("number")},
+                  _("{n} pt").format(n=state.length))
         if state.crawford:
             svg_b.add(g, "text", {"class": "crawford", "x": x, "y": MID + CUBE / 2 + 16,
                                   "font-size": 10.0, "text-anchor": "middle",
-                                  "fill": svg_b.c("number")}, "Crawford")
+                                  "fill": svg_b.c("number")}, _("Crawford"))
     for player in (0, 1):
         svg_b.checkers(g, player, side(player), counts[player])
     if cube:

@@ -1,9 +1,18 @@
-"""The text board, drawn as GNU Backgammon's ``show board`` draws it."""
+"""The text board, drawn as GNU Backgammon's ``show board`` draws it.
+
+Its captions speak the language that speaks (:mod:`gamao_cli.i18n`) where
+GNU Backgammon translates them (``_()`` in its ``drawboard.c`` and
+``text.c``): the Position ID and Match ID headings, the scores, the roll, the
+cube and the match length. What gnubg never translates stays as it writes it:
+the board's drawing (its point numbers and ``BAR``), the ``O:`` and ``X:``
+of the names and the ``Pip counts:`` line of its text export.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gamao_cli.i18n import _, ngettext, pgettext
 from gamao_cli.ids import parse_position
 from gamao_cli.ids.xgid import xgid_of_state
 from gamao_cli.ids.gnubg import Board, MatchState, _check_board, match_id, position_id
@@ -14,8 +23,15 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The names a board gives its players when it is told none.
 DEFAULT_NAMES = ("player 1", "player 2")
 
-# gnubg's words for what a resignation gives up
-_RESIGNS = ("single game", "gammon", "backgammon")
+
+def _default_names() -> tuple[str, str]:
+    return (_("player {number}").format(number=1), _("player {number}").format(number=2))
+
+
+def _resigns(n: int) -> str:
+    """gnubg's words for what a resignation (1, 2, 3) gives up."""
+    return (pgettext("resigns", "single game"), pgettext("resigns", "gammon"),
+            pgettext("resigns", "backgammon"))[n - 1]
 
 # the fifth row of a point (and of the bar), by the number of checkers there:
 # blank up to four, the checker's letter at five, the count above five (6..9,
@@ -30,7 +46,7 @@ _BAR_LINE = "|                  |BAR|                  |"
 
 
 def _points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+    return ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 def draw_board(
@@ -38,7 +54,7 @@ def draw_board(
     opp: Sequence[int],
     state: MatchState | None = None,
     *,
-    names: tuple[str, str] = DEFAULT_NAMES,
+    names: tuple[str, str] | None = None,
     show_score: bool | None = None,
 ) -> str:
     """The text board GNU Backgammon 1.07 prints for ``show board``.
@@ -91,6 +107,8 @@ def draw_board(
     Pip counts: O 167, X 167
     """
     me_t, opp_t = _check_board(me, opp)
+    if names is None:
+        names = _default_names()
     if show_score is None:
         show_score = state is not None
     if state is None:
@@ -128,8 +146,8 @@ def draw_board(
     bot_left, bot_right = range(12, 6, -1), range(6, 0, -1)
     x_on_roll = on_roll == 1
     lines = [
-        f" GNU Backgammon  Position ID: {position_id(me_t, opp_t)}",
-        f"                 Match ID   : {match_id(state)}",
+        _(" GNU Backgammon  Position ID: {id}").format(id=position_id(me_t, opp_t)),
+        _("                 Match ID   : {id}").format(id=match_id(state)),
         (_NUMBERS_HIGH if x_on_roll else _NUMBERS_LOW) + "     " + side[0],
     ]
     for row in range(5):
@@ -160,32 +178,35 @@ def _side_texts(x: Board, o: Board, state: MatchState, names: tuple[str, str],
     if state.double_offered:
         # beside the player who must answer; gnubg then shows neither the
         # dice, nor the cube's owner, nor the match length
-        side[4 if state.turn == 1 else 2] = f"Cube offered at {state.cube * 2}"
+        side[4 if state.turn == 1 else 2] = _("Cube offered at {value}").format(
+            value=state.cube * 2)
         return side
     if state.dice != (0, 0):
-        roll = f"Rolled {max(state.dice)}{min(state.dice)}"  # the higher die first
+        # the higher die first
+        roll = _("Rolled {dice}").format(dice=f"{max(state.dice)}{min(state.dice)}")
     elif sum(x[1:]) and sum(o[1:]):
-        roll = "On roll"
+        roll = _("On roll")
     else:  # the game is over: one side has no checker left
         roll = ""
     if state.resignation:
-        roll += f", resigns {_RESIGNS[state.resignation - 1]}"
+        roll += _(", resigns {what}").format(what=_resigns(state.resignation))
     side[4 if state.on_roll == 1 else 2] = roll
     length = state.length
     if state.cube_owner is None:
         if not length:
-            side[3] = f"(Cube: {state.cube})"
+            side[3] = _("(Cube: {value})").format(value=state.cube)
         elif length == 1:  # no cube in a 1-point match
-            side[3] = "1 point match"
+            side[3] = _("1 point match")
         elif state.crawford:
-            side[3] = f"{_points(length)} match (Crawford game)"
+            side[3] = _("{points} match (Crawford game)").format(points=_points(length))
         else:
-            side[3] = f"{_points(length)} match (Cube: {state.cube})"
+            side[3] = _("{points} match (Cube: {value})").format(points=_points(length),
+                                                                 value=state.cube)
     else:
         owner = state.cube_owner
-        side[6 if owner == 1 else 0] += f" (Cube: {state.cube})"
+        side[6 if owner == 1 else 0] += " " + _("(Cube: {value})").format(value=state.cube)
         if length:
-            side[3] = f"{_points(length)} match"
+            side[3] = _("{points} match").format(points=_points(length))
     return side
 
 
@@ -194,7 +215,7 @@ def snapshot_board(snap: Snapshot, names: tuple[str, str]) -> str:
     return draw_board(snap.position.me, snap.position.opp, snap.state, names=names)
 
 
-def board_from_id(text: str, names: tuple[str, str] = DEFAULT_NAMES) -> str:
+def board_from_id(text: str, names: tuple[str, str] | None = None) -> str:
     """A text board for an XGID or a ``PositionID:MatchID`` pair (or a lone
     Position ID, drawn with player 0 on roll), with the state the ID gives.
 

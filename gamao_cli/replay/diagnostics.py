@@ -22,8 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from gamao_cli.i18n import _
 from gamao_cli.messages import (CODES, ERROR, INFO, WARNING, CodeInfo, Msg,  # noqa: F401
-                                canonical_code, render)
+                                canonical_code, render, severity_word)
 
 
 @dataclass
@@ -77,6 +78,10 @@ class Diagnostic:
             d["play"] = self.play
         if self.legal:
             d["legal"] = list(self.legal)
+        if self.key is not None:
+            # which template of the table the message is: with "fields", a
+            # program renders it in any language (messages.render(key, fields, lang))
+            d["key"] = self.key
         return d
 
     def location(self) -> str:
@@ -88,11 +93,12 @@ class Diagnostic:
         return loc
 
     def format_text(self) -> str:
-        """``path:line:col: CODE severity message`` (one line, like compilers)."""
+        """``path:line:col: CODE severity message`` (one line, like compilers;
+        the severity and the words in the language that speaks)."""
         msg = self.message
         if self.legal:
-            msg += "; legal: " + ", ".join(self.legal)
-        return f"{self.location()}: {self.code} {self.severity} {msg}"
+            msg += "; " + _("legal: {plays}").format(plays=", ".join(self.legal))
+        return f"{self.location()}: {self.code} {severity_word(self.severity)} {msg}"
 
     def sort_key(self) -> tuple:
         return (self.path, self.line or 0, self.column or 0, self.code)

@@ -27,6 +27,7 @@ from typing import Iterable, Iterator
 from gamao_cli import formats
 from gamao_cli.errors import InputError
 from gamao_cli.formats import archives
+from gamao_cli.i18n import _, ngettext
 from gamao_cli.replay.diagnostics import Diagnostic
 
 from . import storage
@@ -284,8 +285,9 @@ def _export_source(source, label, writers, result, input_error_diagnostic,
         result.unreadable += 1
         d = input_error_diagnostic(exc)
         if index:
-            d.message += (f" (the {index} {'match' if index == 1 else 'matches'} before it "
-                          "are in the tables)")
+            d.message += " " + ngettext("(the match before it is in the tables)",
+                                        "(the {n} matches before it are in the tables)",
+                                        index).format(n=index)
         result.diagnostics.append(d)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
@@ -307,8 +309,9 @@ def prepare_output(out: str, force: bool) -> None:
     o = storage.Output(out)
     old = [(t, n) for t in TABLES for n in o.list(t) if n.startswith("part-")]
     if old and not force:
-        raise OutputError(f"{o.join(old[0][0])} already holds part files of an export; "
-                          "choose another folder or use --force to replace them")
+        raise OutputError(_("{folder} already holds part files of an export; choose another "
+                            "folder or use --force to replace them").format(
+                                folder=o.join(old[0][0])))
     for t, n in old:
         o.remove(t, n)
     for t in TABLES:
@@ -329,4 +332,5 @@ def run_local(job: Job, parts: list[Partition], jobs: int = 1) -> Iterator[PartR
     import multiprocessing
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with ctx.Pool(min(jobs, len(parts))) as pool:
-        yield from pool.imap(_call, [(job, p) for p in parts], chunksize=1)
+        from gamao_cli.i18n import InLanguage
+        yield from pool.imap(InLanguage(_call), [(job, p) for p in parts], chunksize=1)

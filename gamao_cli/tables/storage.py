@@ -15,6 +15,7 @@ import uuid
 from typing import IO, Callable, Iterator
 
 from gamao_cli.errors import InputError, OutputError
+from gamao_cli.i18n import _
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
 
@@ -27,8 +28,8 @@ def _fsspec():
     try:
         import fsspec
     except ImportError:
-        raise InputError(path="", message="reading or writing URLs needs fsspec: "
-                                          "pip install 'gamao[dask]' (and s3fs for s3://)") from None
+        raise InputError(path="", message=_("reading or writing URLs needs fsspec: pip install "
+                                            "'gamao[dask]' (and s3fs for s3://)")) from None
     return fsspec
 
 
@@ -38,7 +39,8 @@ def url_fs(url: str):
     try:
         return fsspec.core.url_to_fs(url)
     except (ImportError, ValueError) as exc:
-        raise InputError(path=url, message=f"cannot open this URL: {exc}") from None
+        raise InputError(path=url, message=_("cannot open this URL: {reason}").format(
+            reason=exc)) from None
 
 
 def opener(path: str) -> Callable[[], IO[bytes]] | None:
@@ -55,7 +57,8 @@ def read_bytes(path: str) -> bytes:
     try:
         return fs.cat_file(inner)
     except (OSError, ValueError) as exc:
-        raise InputError(path=path, message=f"cannot read: {exc}") from None
+        raise InputError(path=path, message=_("cannot read: {reason}").format(reason=exc)) \
+            from None
 
 
 def size(path: str) -> int:
@@ -76,7 +79,8 @@ def list_url(url: str) -> tuple[bool, list[str]]:
             return False, [url]
         files = sorted(fs.find(inner))
     except (OSError, ValueError) as exc:
-        raise InputError(path=url, message=f"cannot list: {exc}") from None
+        raise InputError(path=url, message=_("cannot list: {reason}").format(reason=exc)) \
+            from None
     return True, [fs.unstrip_protocol(f) for f in files]
 
 
@@ -102,7 +106,8 @@ class Output:
             else:
                 os.makedirs(self.join(*parts), exist_ok=True)
         except OSError as exc:
-            raise OutputError(f"{self.join(*parts)}: cannot create the folder: {exc}") from None
+            raise OutputError(_("{path}: cannot create the folder: {reason}").format(
+                path=self.join(*parts), reason=exc)) from None
 
     def list(self, folder: str) -> list[str]:
         """The names of the files in ``folder``."""
@@ -115,7 +120,8 @@ class Output:
             path = self.join(folder)
             return sorted(os.listdir(path)) if os.path.isdir(path) else []
         except OSError as exc:
-            raise OutputError(f"{self.join(folder)}: cannot list: {exc}") from None
+            raise OutputError(_("{path}: cannot list: {reason}").format(
+                path=self.join(folder), reason=exc)) from None
 
     def remove(self, folder: str, name: str) -> None:
         try:
@@ -124,7 +130,8 @@ class Output:
             else:
                 os.remove(self.join(folder, name))
         except OSError as exc:
-            raise OutputError(f"{self.join(folder, name)}: cannot remove: {exc}") from None
+            raise OutputError(_("{path}: cannot remove: {reason}").format(
+                path=self.join(folder, name), reason=exc)) from None
 
     @contextlib.contextmanager
     def open(self, folder: str, name: str) -> Iterator[IO[bytes]]:

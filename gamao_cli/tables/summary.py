@@ -17,6 +17,7 @@ import io
 from typing import Any
 
 from gamao_cli import model as m
+from gamao_cli.i18n import _, ngettext, pgettext
 from gamao_cli.replay.replay import MatchReport, validate_match
 
 
@@ -58,30 +59,76 @@ def summarise(match: m.Match, report: MatchReport | None = None) -> dict[str, An
     }
 
 
+def _player(s: dict[str, Any], index: int) -> str:
+    return s["players"][index] or _("player {number}").format(number=index + 1)
+
+
 def _winner_name(s: dict[str, Any]) -> str:
     if s["winner"] is None:
-        return "(money session)" if s["length"] == 0 else "(not decided)"
-    return s["players"][s["winner"]] or f"player {s['winner'] + 1}"
+        return _("(money session)") if s["length"] == 0 else _("(not decided)")
+    return _player(s, s["winner"])
+
+
+def _ended_width() -> int:
+    """The width of the "ended" column: its widest word in the language
+    that speaks (10 in English, ``backgammon``)."""
+    return max(len(ended_word(k)) for k in ("single", "gammon", "backgammon", "drop",
+                                             "resign", "time"))
+
+
+def ended_word(ended: str | None) -> str:
+    """How a game ended (the JSON's ``ended``) as a person reads it."""
+    words = {"single": pgettext("ended", "single"), "gammon": pgettext("ended", "gammon"),
+             "backgammon": pgettext("ended", "backgammon"), "drop": pgettext("ended", "drop"),
+             "resign": pgettext("ended", "resign"), "time": pgettext("ended", "time")}
+    return words.get(ended, ended) if ended else "-"
+
+
+def _columns(spec: list[tuple[str, int, str]]) -> tuple[list[str], list[int], list[str]]:
+    """Headings, widths (the heading's when longer than the column's) and alignments."""
+    heads = [h for h, _w, _a in spec]
+    widths = [max(w, len(h)) for h, w, _a in spec]
+    return heads, widths, [a for _h, _w, a in spec]
+
+
+def _row(cells: list[Any], widths: list[int], aligns: list[str], seps: list[str]) -> str:
+    out = ""
+    for cell, width, align, sep in zip(cells, widths, aligns, seps):
+        out += sep + f"{str(cell):{align}{width}}"
+    return out
 
 
 def table(summaries: list[dict[str, Any]]) -> str:
-    """A plain-text report for people."""
+    """A plain-text report for people (in the language that speaks)."""
     out: list[str] = []
+    game_heads, game_w, game_a = _columns([
+        (_("game"), 4, ">"), (_("winner"), 20, "<"), (_("points"), 6, ">"),
+        (_("ended"), _ended_width(), "<"), (_("cube"), 4, ">"), (_("moves"), 5, ">")])
+    game_seps = ["  ", "  ", " ", "  ", " ", " "]
+    total_heads, total_w, total_a = _columns([
+        (_("player"), 20, "<"), (_("won"), 4, ">"), (_("points"), 6, ">"), (_("gammons"), 7, ">"),
+        (_("doubles"), 7, ">"), (_("takes"), 5, ">"), (_("drops"), 5, ">")])
+    total_seps = ["  "] + [" "] * 6
     for s in summaries:
-        p1, p2 = (n or f"player {i + 1}" for i, n in enumerate(s["players"]))
-        length = "money session" if s["length"] == 0 else f"{s['length']}-point match"
-        out.append(f"{s['path']}: {p1} vs {p2}, {length}")
-        out.append(f"  final score {s['final_score'][0]}-{s['final_score'][1]}, "
-                   f"winner: {_winner_name(s)}")
-        out.append(f"  {'game':>4}  {'winner':<20} {'points':>6}  {'ended':<10} {'cube':>4} {'moves':>5}")
+        p1, p2 = _player(s, 0), _player(s, 1)
+        length = (_("money session") if s["length"] == 0
+                  else ngettext("{n}-point match", "{n}-point match", s["length"]).format(
+                      n=s["length"]))
+        out.append(_("{path}: {player1} vs {player2}, {length}").format(
+            path=s["path"], player1=p1, player2=p2, length=length))
+        out.append("  " + _("final score {score}, winner: {winner}").format(
+            score=f"{s['final_score'][0]}-{s['final_score'][1]}", winner=_winner_name(s)))
+        out.append(_row(game_heads, game_w, game_a, game_seps))
         for g in s["games"]:
-            who = "-" if g["winner"] is None else (s["players"][g["winner"]] or f"player {g['winner'] + 1}")
-            out.append(f"  {g['number']:>4}  {who[:20]:<20} {g['points'] if g['points'] is not None else '-':>6}"
-                       f"  {g['ended'] or '-':<10} {g['cube']:>4} {g['moves']:>5}")
-        out.append(f"  {'player':<20} {'won':>4} {'points':>6} {'gammons':>7} {'doubles':>7} {'takes':>5} {'drops':>5}")
+            who = "-" if g["winner"] is None else _player(s, g["winner"])
+            out.append(_row([g["number"], who[:game_w[1]],
+                             g["points"] if g["points"] is not None else "-",
+                             ended_word(g["ended"]), g["cube"], g["moves"]],
+                            game_w, game_a, game_seps))
+        out.append(_row(total_heads, total_w, total_a, total_seps))
         for name, t in zip((p1, p2), s["totals"]):
-            out.append(f"  {name[:20]:<20} {t['games_won']:>4} {t['points']:>6} {t['gammons']:>7} "
-                       f"{t['doubles']:>7} {t['takes']:>5} {t['drops']:>5}")
+            out.append(_row([name[:total_w[0]], t["games_won"], t["points"], t["gammons"],
+                             t["doubles"], t["takes"], t["drops"]], total_w, total_a, total_seps))
         out.append("")
     return "\n".join(out)
 

@@ -42,8 +42,9 @@ def _need_pyarrow():
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         from gamao_cli.errors import GamaoError
-        raise GamaoError("Parquet output needs pyarrow: pip install 'gamao[parquet]' "
-                         "(or use --to csv or --to jsonl)") from None
+        from gamao_cli.i18n import _
+        raise GamaoError(_("Parquet output needs pyarrow: pip install 'gamao[parquet]' (or use "
+                           "--to csv or --to jsonl)")) from None
 
 
 def arrow_schema(table: str):

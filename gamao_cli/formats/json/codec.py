@@ -265,7 +265,7 @@ def write_json(matches: Sequence[m.Match], replays: Replays | None = None) -> Wr
     one game's positions. Refuses (:class:`WriteRefused`) no matches at all,
     which no reader reads back, and a number too long to read back."""
     if not matches:
-        raise WriteRefused("GM507.no-matches", {"format": "a JSON file"})
+        raise WriteRefused("GM507.no-matches", {"format": Msg("written.json-file", {})})
     result = WriteResult()
 
     def docs() -> Iterator[dict[str, Any]]:

@@ -299,6 +299,12 @@ def _where(number: int | None) -> "Msg | str":
     return Msg("where.match", {"match": number}) if number else ""
 
 
+# what a refusal of a number names (in the language that speaks: messages)
+_MATCH_LENGTH, _SCORE = Msg("written.match-length", {}), Msg("written.score", {})
+_POINTS, _CUBE_VALUE = Msg("written.points", {}), Msg("written.cube-value", {})
+_GAME = object()   # game N: its message is made with the number
+
+
 def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
     """Why ``match`` cannot be written as a match file that reads back into
     it (``number``: its place in a file of several), or None. What the
@@ -307,9 +313,9 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
     where = _where(number)
 
     def refuse(key: str, **fields) -> WriteRefused:
-        return WriteRefused(key, {"where": where, "format": "a match file", **fields})
+        return WriteRefused(key, {"where": where, "format": Msg("written.match-file", {}), **fields})
 
-    numbers = [("the match length", match.length)]
+    numbers = [(_MATCH_LENGTH, match.length)]
     if match.length < 0:
         return refuse("GM507.mat-length", length=match.length)
     for tag in match.tags:
@@ -320,11 +326,11 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
             if _LOOKS_LIKE_TAG.match(line):
                 return refuse("GM507.mat-comment", comment=line)
     for game in match.games:
-        numbers.append((f"game {game.number}", game.number))
+        numbers.append((_GAME, game.number))
         if game.number < 0:
             return refuse("GM507.mat-game-number", game=game.number)
         if game.score is not None:
-            numbers.extend(("a score", s) for s in game.score.scores if s is not None)
+            numbers.extend((_SCORE, s) for s in game.score.scores if s is not None)
             for name, rating in zip(game.score.names, game.score.ratings):
                 if _LINE_BREAKS.search(name):
                     return refuse("GM507.mat-name", game=game.number, name=name)
@@ -341,7 +347,7 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
             if isinstance(a, m.Play) and getattr(a, "_written", None) is None and not a.moves:
                 return refuse("GM507.mat-empty-play", game=game.number, dice=f"{dice[0]}{dice[1]}")
             if isinstance(a, (m.Win, m.Loss)):
-                numbers.append(("points", a.points))
+                numbers.append((_POINTS, a.points))
                 if a.points < 0:
                     return refuse("GM507.mat-points", game=game.number, cell=_cell_text(a))
             if isinstance(a, m.Double):
@@ -350,8 +356,10 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
                 if a.value is not None:
                     if type(a.value) is not int or a.value < 0:
                         return refuse("GM507.mat-cube", game=game.number, value=a.value)
-                    numbers.append(("a cube value", a.value))
+                    numbers.append((_CUBE_VALUE, a.value))
     for what, n in numbers:
+        if what is _GAME:
+            what = Msg("written.game", {"game": n})
         if type(n) is not int:
             return refuse("GM507.mat-not-a-number", what=what, value=n)
         if not fits(n):
@@ -382,7 +390,7 @@ def write_canonical(matches: Sequence[m.Match], replays: Replays | None = None) 
       1) 65: 24/18 18/13             62: 24/18 13/11
     """
     if not matches:
-        raise WriteRefused("GM507.no-matches", {"format": "a match file"})
+        raise WriteRefused("GM507.no-matches", {"format": Msg("written.match-file", {})})
     several = len(matches) > 1
     for k, match in enumerate(matches, 1):
         problem = refusal(match, k if several else None)

@@ -539,10 +539,10 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
     for n in values:
         if type(n) is not int:
             return WriteRefused("GM507.mat-not-a-number", {"where": where, "format": "SGF",
-                                                           "what": "a number", "value": n})
+                                                           "what": Msg("written.number", {}), "value": n})
         if not fits(n):
             return WriteRefused("GM507.mat-number", {"where": where, "format": "SGF",
-                                                     "what": "a number", "limit": MAX_DIGITS})
+                                                     "what": Msg("written.number", {}), "limit": MAX_DIGITS})
     return None
 
 
@@ -553,7 +553,7 @@ def write_sgf(matches: Sequence[m.Match], replays: Replays | None = None) -> Wri
     ``replays``, when given), one game tree a chunk. A match SGF cannot hold
     so that it reads back, or no matches, is refused (GM507) first."""
     if not matches:
-        raise WriteRefused("GM507.no-matches", {"format": "an SGF file"})
+        raise WriteRefused("GM507.no-matches", {"format": Msg("written.sgf-file", {})})
     several = len(matches) > 1
     for k, match in enumerate(matches, 1):
         problem = refusal(match, k if several else None)
