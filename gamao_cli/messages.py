@@ -46,6 +46,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
     _c("GM006", "input", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
     _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
+    _c("GM008", "input", ERROR, "gamao itself failed on this file (an internal error: a bug in "
+                                "gamao, to report with the file)"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -225,6 +227,11 @@ MESSAGES: dict[str, str] = {
 _STEP_SHAPE = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
 _SCORE_WORDS = "a score line (\"Name : 0   Name : 0\")"
 _GAME = "game {game}: "
+
+# -- the command line (gamao_cli/cli) --
+MESSAGES.update({
+    "cli.stdout": "cannot write standard output: {reason}",
+})
 
 #: The messages of what the readers raise: ``CODE.variant`` as above (GM001
 #: syntax, GM002 not a match record, GM003 no text, GM004 cannot be read),
@@ -629,15 +636,21 @@ MESSAGES.update({
                     "({points}); the match result is the same",
     "GM412": "{action}: more than a resignation can win with the cube at {cube}; {loser} gave up "
              "the match",
-    # gamao itself failing on a file (replay/check.py)
-    "GM004.internal": "internal error while {where} this file ({error}); this is a bug in "
+    # gamao itself failing on a file (replay/check.py; convert, summary, export)
+    "GM008.internal": "internal error while {where} this file ({error}); this is a bug in "
                       "gamao: please report it with the file (GAMAO_DEBUG=1 shows the traceback)",
-    "GM004.internal-reading": "internal error while reading this file ({error}); this is a bug "
+    "GM008.internal-reading": "internal error while reading this file ({error}); this is a bug "
                               "in gamao: please report it with the file (GAMAO_DEBUG=1 shows "
                               "the traceback)",
-    "GM004.internal-checking": "internal error while checking this file ({error}); this is a "
+    "GM008.internal-checking": "internal error while checking this file ({error}); this is a "
                                "bug in gamao: please report it with the file (GAMAO_DEBUG=1 "
                                "shows the traceback)",
+    "GM008.internal-converting": "internal error while converting this file ({error}); this is "
+                                 "a bug in gamao: please report it with the file (GAMAO_DEBUG=1 "
+                                 "shows the traceback)",
+    "GM008.internal-summarising": "internal error while summarising this file ({error}); this "
+                                  "is a bug in gamao: please report it with the file "
+                                  "(GAMAO_DEBUG=1 shows the traceback)",
 })
 
 
