@@ -4,7 +4,8 @@ regression test; see README.md).
 
 The contract: for any bytes, reading them as a file of a format gives
 matches or an :class:`~gamao_cli.errors.InputError` with a location (a line
-and column, or a byte offset); what was read replays (``validate_match``)
+and column; or a byte offset inside the bytes, for bytes in no text
+encoding and for every error of a binary format); what was read replays (``validate_match``)
 without an exception; and every writer either refuses with
 :class:`~gamao_cli.errors.WriteRefused` or writes what its own reader reads
 back into the same matches (:func:`round_trip_problems`).
@@ -41,13 +42,19 @@ def is_known_text(type_name: str, message: str) -> bool:
     return any(type_name == name and pat.search(message) for name, pat in _KNOWN)
 
 
-def check_input_error(exc: InputError) -> None:
-    """An input error must say where: a line (and column) or a byte offset,
-    and name its message by a key of the message table."""
-    from gamao_cli.messages import MESSAGES
+def check_input_error(exc: InputError, *, binary: bool = False, size: int | None = None) -> None:
+    """An input error must name its message by a key of the message table
+    (its words rendered from the key and fields) and say where: a line (and
+    column) in a text; a byte offset for bytes in no text encoding
+    (:class:`EncodingProblem`) and for a ``binary`` format's file (such as
+    eXtreme Gammon's, whose errors are located by byte only), an offset
+    inside the ``size`` bytes read when it is given."""
+    from gamao_cli.messages import MESSAGES, render
     assert exc.key in MESSAGES, exc
-    if isinstance(exc, EncodingProblem):
+    assert exc.message == render(exc.key, exc.fields), exc
+    if isinstance(exc, EncodingProblem) or binary:
         assert exc.offset is not None and exc.offset >= 0, exc
+        assert size is None or exc.offset <= size, (exc, size)
         return
     assert exc.line is not None and exc.line >= 1, exc
     assert exc.column is None or exc.column >= 1, exc
@@ -136,11 +143,11 @@ def exercise_matches(matches, *, reread) -> None:
         raise AssertionError("\n".join(problems))
 
 
-def _run(read, data: bytes, path: str, convert: bool) -> None:
+def _run(read, data: bytes, path: str, convert: bool, binary: bool = False) -> None:
     try:
         matches = read()
     except InputError as exc:
-        check_input_error(exc)
+        check_input_error(exc, binary=binary, size=len(data))
         return
     except Exception as exc:
         if is_known(exc):
@@ -165,7 +172,7 @@ def one_input(data: bytes, path: str, read, *, convert: bool) -> None:
     try:
         text, _enc = decode_bytes(data, path)
     except InputError as exc:
-        check_input_error(exc)
+        check_input_error(exc, size=len(data))
         return
     _run(lambda: read(text, path), data, path, convert)
 
@@ -177,4 +184,5 @@ def one_input_format(data: bytes, name: str, path: str, *, convert: bool) -> Non
     from gamao_cli import formats
 
     fmt = formats.get(name)
-    _run(lambda: list(fmt.read(formats.Source.from_bytes(data, path))), data, path, convert)
+    _run(lambda: list(fmt.read(formats.Source.from_bytes(data, path))), data, path, convert,
+         binary=fmt.capabilities.binary)

@@ -5,7 +5,7 @@
         -max_total_time=1800 -max_len=4096
 
 FORMAT is a readable format of ``gamao_cli.formats`` (``mat``, ``sgf``,
-``json``; ``python fuzz/fuzz_reader.py --list`` lists them). Each input is
+``json``, ``xg``; ``python fuzz/fuzz_reader.py --list`` lists them). Each input is
 taken as the bytes of a file of that format: read by the format's own reader
 (``Format.read`` of a :class:`~gamao_cli.formats.Source` in memory, which
 decodes text formats with ``textio``), replayed, and with ``FUZZ_CONVERT=1``
@@ -43,6 +43,7 @@ def main() -> None:
         import gamao_cli.formats.mat.writer  # noqa: F401
         import gamao_cli.formats.sgf.reader  # noqa: F401
         import gamao_cli.formats.sgf.writer  # noqa: F401
+        import gamao_cli.formats.xg.reader  # noqa: F401
         import gamao_cli.replay.replay  # noqa: F401
     import common
 

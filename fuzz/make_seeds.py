@@ -7,16 +7,21 @@ self-play files and the regression inputs of ``tests/regressions/``),
 ``seeds-sgf/`` (every ``.sgf`` found in the same places, and gamao's SGF
 of the match files cut to ``--max-bytes``), each cut to
 ``--max-bytes`` (default 16384) so that libFuzzer starts from inputs it can
-mutate quickly, and ``seeds-json/`` (gamao's JSON of the first game of the
+mutate quickly, ``seeds-json/`` (gamao's JSON of the first game of the
 match files and SGF files that read, those no longer than ``--max-bytes``:
-JSON cut short is only a syntax error). The corpus is found like the tests
-find it: ``$GAMAO_CORPUS`` or ``../shared/corpus``.
+JSON cut short is only a syntax error) and ``seeds-xg/`` (the eXtreme
+Gammon files of the shared ``corpus2/xg`` no longer than ``--xg-max-bytes``,
+and each readable one repacked small: see :func:`xg_seeds`). The corpus is
+found like the tests find it: ``$GAMAO_CORPUS`` or ``../shared/corpus``;
+the XG files in ``$GAMAO_SHARED/corpus2/xg`` or ``../shared/corpus2/xg``.
 """
 from __future__ import annotations
 
 import argparse
 import hashlib
 import os
+import struct
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,11 +77,77 @@ def _json_seed(path: Path, folder: Path, max_bytes: int) -> int:
     return 1
 
 
+def _xg_file(header: bytes, streams: list[tuple[str, bytes, bool]]) -> bytes:
+    """An XG container: ``header`` (its first 8232 bytes, the thumbnail
+    dropped) and ``streams`` (name, bytes, stored uncompressed), every size
+    and CRC right (the layout of gamao_cli/formats/xg/container.py)."""
+    from gamao_cli.formats.xg.container import HEADER_SIZE, REGISTRY_ENTRY_SIZE
+    head = bytearray(header[:HEADER_SIZE])
+    struct.pack_into("<IIqI", head, 4, 1, HEADER_SIZE, 0, 0)
+    body = registry = b""
+    for name, content, stored in streams:
+        blob = content if stored else zlib.compress(content, 9)
+        entry = bytearray(REGISTRY_ENTRY_SIZE)
+        entry[0] = len(name)
+        entry[1:1 + len(name)] = name.encode("latin-1")
+        struct.pack_into("<iiiIBB", entry, 512, len(content), len(blob), len(body),
+                         zlib.crc32(content), int(stored), 0 if stored else 9)
+        registry += bytes(entry)
+        body += blob
+    reg = zlib.compress(registry, 9)
+    tail = struct.pack("<IiiiiI12x", zlib.crc32(body + reg), len(streams), 1, len(reg),
+                       len(body), 1)
+    return bytes(head) + body + reg + tail
+
+
+def xg_seeds(folder: Path, out: Path, max_bytes: int) -> int:
+    """The seeds of the XG reader (how many written): each file of
+    ``folder`` no longer than ``max_bytes`` as it is, and each file that
+    reads repacked without its thumbnail, so that mutations reach the
+    records: its game stream cut to the first game (compressed) and to the
+    first game's first two decisions (stored, so that a mutation meets the
+    records and not zlib), with the other streams of at most 4 KiB packed."""
+    import sys
+    sys.path.insert(0, str(ROOT))
+    from gamao_cli.errors import GamaoError
+    from gamao_cli.formats.xg import records as r
+    from gamao_cli.formats.xg.reader import read_xg_records
+    written = 0
+
+    def keep(data: bytes) -> None:
+        nonlocal written
+        if len(data) <= max_bytes:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
+            written += 1
+
+    for p in sorted(folder.glob("*.xg*")) if folder.is_dir() else []:
+        data = p.read_bytes()
+        keep(data)
+        try:
+            box, recs = read_xg_records(data, p.name)
+        except GamaoError:
+            continue
+        game = box.streams["temp.xg"]
+        small = [(n, b, False) for n, b in box.streams.items()
+                 if n != "temp.xg" and len(zlib.compress(b)) <= 4096]
+        end = next((i for i, x in enumerate(recs) if isinstance(x, r.GameEnd)), len(recs) - 1)
+        keep(_xg_file(data, [("temp.xg", game[:(end + 1) * r.RECORD_SIZE], False)] + small))
+        decisions = [i for i, x in enumerate(recs) if isinstance(x, (r.CubeAction, r.CheckerMove))]
+        first = [i for i, x in enumerate(recs[:end + 1])
+                 if not isinstance(x, (r.CubeAction, r.CheckerMove)) or i in decisions[:2]]
+        short = b"".join(game[i * r.RECORD_SIZE:(i + 1) * r.RECORD_SIZE] for i in first)
+        keep(_xg_file(data, [("temp.xg", short, True)] + small))
+    return written
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--max-bytes", type=int, default=16384)
     ap.add_argument("--limit", type=int, default=600, help="at most this many seeds per reader")
+    ap.add_argument("--xg-max-bytes", type=int, default=32768,
+                    help="XG seeds no longer than this (an XG header alone takes 8232 bytes)")
     args = ap.parse_args()
     counts = {"mat": 0, "sgf": 0, "json": 0}
     for p in sources():
@@ -94,6 +165,8 @@ def main() -> None:
         d.mkdir(parents=True, exist_ok=True)
         (d / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
         counts[kind] += 1
+    shared = Path(os.environ.get("GAMAO_SHARED", ROOT.parent / "shared"))
+    counts["xg"] = xg_seeds(shared / "corpus2" / "xg", args.out / "seeds-xg", args.xg_max_bytes)
     for kind, n in counts.items():
         (args.out / kind).mkdir(parents=True, exist_ok=True)
         print(f"{args.out / ('seeds-' + kind)}: {n} seeds")

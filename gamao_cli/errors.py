@@ -102,6 +102,16 @@ class OutputError(GamaoError):
     """An output file could not be written (nothing partial was left behind)."""
 
 
+class StdoutError(OutputError):
+    """Standard output cannot be written (a full disk, /dev/full, an I/O
+    error): the command stops with exit code 2, saying so."""
+
+    def __init__(self, exc: OSError):
+        from gamao_cli.messages import render
+        self.reason = exc.strerror or str(exc)
+        super().__init__(render("cli.stdout", {"reason": self.reason}))
+
+
 class WriteRefused(GamaoError, ValueError):
     """A writer refuses to write a match it cannot write so that gamao reads
     it back into the same match (a newline in a name, a negative match

@@ -48,6 +48,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
     _c("GM006", "input", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
     _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
+    _c("GM008", "input", ERROR, "gamao itself failed on this file (an internal error: a bug in "
+                                "gamao, to report with the file)"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -228,6 +230,11 @@ _STEP_SHAPE = "a play step must look like 13/7, 24/18*, bar/22 or 6/off(2)"
 _SCORE_WORDS = "a score line (\"Name : 0   Name : 0\")"
 _GAME = "game {game}: "
 
+# -- the command line (gamao_cli/cli) --
+MESSAGES.update({
+    "cli.stdout": "cannot write standard output: {reason}",
+})
+
 #: The messages of what the readers raise: ``CODE.variant`` as above (GM001
 #: syntax, GM002 not a match record, GM003 no text, GM004 cannot be read),
 #: ``expected.*`` the words of what would have been fine, and the pieces
@@ -326,6 +333,101 @@ READER_MESSAGES: dict[str, str] = {
     "expected.sgf-node": "\";\" (a node)",
     "expected.sgf-property": "a property name (W, B, MI...)",
     "expected.sgf-value": "a value in brackets ([...])",
+    # eXtreme Gammon (formats/xg): GM002 not an XG file, GM006 an XG file whose
+    # bytes are damaged; "xg.*" are the pieces of these messages, "xg-record.*"
+    # what is wrong with a record of a stream (the {problem} of GM006.xg-record)
+    # and "xg-position.*" with a position it states
+    "GM002.xg-magic": "not an eXtreme Gammon file: {head} (expected 'RGMH')",
+    "GM002.xg-no-game-stream": "the archive holds {names} but no {stream}: not an eXtreme "
+                               "Gammon match or position",
+    "GM002.xg-no-position": "{stream} holds no position (no game header or no decision "
+                            "record): not an eXtreme Gammon position file",
+    "GM004.xg-missing-game": "{stream} record {index} marks a missing game (XG record type 6), "
+                             "which gamao cannot read yet",
+    "GM006.xg-header-short": "the eXtreme Gammon file is cut short: {size} bytes, but its header "
+                             "alone takes {header}",
+    "GM006.xg-header-version": "header version {version} (only version 1 is known)",
+    "GM006.xg-header-size": "the header says it takes {stated} bytes (the header record is "
+                            "{header} bytes and the file {size})",
+    "GM006.xg-thumbnail": "the thumbnail ({thumbnail} bytes at {start} after the header) does "
+                          "not fit in the file's {size} bytes",
+    "GM006.xg-no-record-room": "the file is cut short: {size} bytes leave no room for the "
+                               "{record}-byte archive record after the header",
+    "GM006.xg-archive-sizes": "the archive record gives a registry of {registry} and data of "
+                              "{data} bytes, but only {room} bytes lie between the header and "
+                              "the record (cut short, or not an archive)",
+    "GM006.xg-file-count": "the archive record says the archive holds {count} files (an XG file "
+                           "holds 1 to 4)",
+    "GM006.xg-registry-flag": "the archive record's compressed-registry flag is {flag} (expected "
+                              "0 or 1)",
+    "GM006.xg-archive-crc": "the archive's checksum does not match its bytes (CRC-32 "
+                            "{actual:08x}, the archive record says {stated:08x}): the file is "
+                            "damaged",
+    "GM006.xg-registry-size": "the archive's registry takes {size} bytes, but {count} entries "
+                              "take {want}",
+    "GM006.xg-inflate-damaged": "{what}: the compressed data is damaged ({reason})",
+    "GM006.xg-inflate-too-big": "{what}: it decompresses to more than the {size} bytes its "
+                                "entry states",
+    "GM006.xg-inflate-cut": "{what}: the compressed data stops before its end (cut short)",
+    "GM006.xg-inflate-size": "{what}: it decompresses to {got} bytes, but its entry states "
+                             "{size}",
+    "GM006.xg-entry-no-name": "registry entry {entry} has no name ({name!r})",
+    "GM006.xg-entry-repeated-name": "registry entry {entry} has a repeated name ({name!r})",
+    "GM006.xg-entry-fit": "{what}: {size} bytes at {start} do not fit in the archive's {data} "
+                          "bytes of data",
+    "GM006.xg-entry-flag": "{what}: its compression flag is {flag} (expected 0 or 1)",
+    "GM006.xg-entry-size-stored": "{what}: its entry states {size} bytes uncompressed, "
+                                  "impossible from {packed} stored bytes",
+    "GM006.xg-entry-size-compressed": "{what}: its entry states {size} bytes uncompressed, "
+                                      "impossible from {packed} compressed bytes",
+    "GM006.xg-stored-size": "{what}: {got} stored bytes, but its entry states {size}",
+    "GM006.xg-entry-crc": "{what}: its checksum does not match its bytes (CRC-32 {actual:08x}, "
+                          "the registry says {stated:08x}): the file is damaged",
+    "GM006.xg-record": "{stream}, byte {at} of its {size} decompressed bytes: {problem}",
+    "xg.empty": "the file is empty",
+    "xg.first-bytes": "the first {count} bytes are {hex} ({text!r})",
+    "xg.nothing": "nothing",
+    "xg.registry": "the archive's registry",
+    "xg.archived-file": "archived file {name!r}",
+    "xg.game-header": "game header",
+    "xg.cube-record": "cube record",
+    "xg.move-record": "move record",
+    "xg.field-double": "double",
+    "xg.field-take": "take",
+    "xg.field-beaver": "beaver answer",
+    "xg.field-raccoon": "raccoon answer",
+    "xg-record.stream-size": "the game stream holds {size} bytes, not a whole number of "
+                             "{record}-byte records",
+    "xg-record.stream-empty": "the game stream is empty",
+    "xg-record.first-type": "the game stream opens with a record of type {kind}, not a match "
+                            "header",
+    "xg-record.type": "record {index} has type {kind} (XG writes 0 to 6)",
+    "xg-record.header-magic": "match header {index}: bytes 556-559 are {found}, not {magic}: "
+                              "this is not an XG game stream",
+    "xg-record.version": "match header {index}: file version {version} (XG writes 1 to {most})",
+    "xg-record.length": "match header {index}: match length {length}",
+    "xg-record.auto-doubles": "{what} {index}: {count} automatic doubles (XG writes 0 to {most})",
+    "xg-record.player": "record {index}: the player is {value} (XG writes 1 or -1)",
+    "xg-record.cube-field": "cube record {index}: the {field} field is {value} (XG writes "
+                            "{allowed})",
+    "xg-record.cube": "cube record {index}: a cube of 2**{power}",
+    "xg-record.dice": "move record {index}: dice {d1}-{d2}",
+    "xg-record.move-from": "move record {index}: move value {value} (XG writes {low} to 24 in a "
+                           "from field)",
+    "xg-record.move-to": "move record {index}: move value {value} (XG writes {low} to 24 in a "
+                         "to field)",
+    "xg-record.points": "game end record {index}: {points} points won",
+    "xg-record.outside-game": "record {index} ({kind}) stands outside any game",
+    "xg-record.end-no-game": "game end record {index} ends no game",
+    "xg-record.start-position": "game header {index}: impossible start position: {problem}",
+    "xg-record.position": "record {index}: impossible position: {problem}",
+    "xg-position.counts": "a position has 26 counts, not {count}",
+    "xg-position.negative-bar": "index 0 (the negative side's bar) holds {count}",
+    "xg-position.positive-bar": "index 25 (the positive side's bar) holds {count}",
+    "xg-position.too-many-positive": "the positive side has {count} checkers (at most "
+                                     "{checkers})",
+    "xg-position.too-many-negative": "the negative side has {count} checkers (at most "
+                                     "{checkers})",
     # gamao's JSON
     "GM002.json": "not a gamao JSON match",
     "GM002.json-no-format": "not a gamao JSON match: it has no \"format\": \"{wanted}\"",
@@ -546,15 +648,21 @@ MESSAGES.update({
                     "({points}); the match result is the same",
     "GM412": "{action}: more than a resignation can win with the cube at {cube}; {loser} gave up "
              "the match",
-    # gamao itself failing on a file (replay/check.py)
-    "GM004.internal": "internal error while {where} this file ({error}); this is a bug in "
+    # gamao itself failing on a file (replay/check.py; convert, summary, export)
+    "GM008.internal": "internal error while {where} this file ({error}); this is a bug in "
                       "gamao: please report it with the file (GAMAO_DEBUG=1 shows the traceback)",
-    "GM004.internal-reading": "internal error while reading this file ({error}); this is a bug "
+    "GM008.internal-reading": "internal error while reading this file ({error}); this is a bug "
                               "in gamao: please report it with the file (GAMAO_DEBUG=1 shows "
                               "the traceback)",
-    "GM004.internal-checking": "internal error while checking this file ({error}); this is a "
+    "GM008.internal-checking": "internal error while checking this file ({error}); this is a "
                                "bug in gamao: please report it with the file (GAMAO_DEBUG=1 "
                                "shows the traceback)",
+    "GM008.internal-converting": "internal error while converting this file ({error}); this is "
+                                 "a bug in gamao: please report it with the file (GAMAO_DEBUG=1 "
+                                 "shows the traceback)",
+    "GM008.internal-summarising": "internal error while summarising this file ({error}); this "
+                                  "is a bug in gamao: please report it with the file "
+                                  "(GAMAO_DEBUG=1 shows the traceback)",
 })
 
 

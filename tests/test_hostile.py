@@ -353,10 +353,10 @@ def test_validator_crash_is_reported_for_its_file_and_the_others_are_checked(tmp
     r = check_file(str(tmp_path / "a-crash.mat"))
     assert r.unreadable and r.internal_error and "outside the board" in r.internal_error
     [d] = r.diagnostics
-    assert d.code == "GM004" and "internal error" in d.message
+    assert d.code == "GM008" and "internal error" in d.message
     res = run("validate", "--jobs", "1", str(tmp_path))
     assert res.exit_code == 3   # an internal error, though the other files were checked
-    assert "a-crash.mat" in res.output and "GM004 error internal error while checking" in res.output
+    assert "a-crash.mat" in res.output and "GM008 error internal error while checking" in res.output
     assert "b-illegal.mat:9:38: GM202" in res.output
     assert "Traceback" not in res.output
 

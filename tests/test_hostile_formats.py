@@ -322,6 +322,58 @@ def test_the_fuzz_harness_reads_every_format_of_the_registry(monkeypatch):
                                 convert=True)
 
 
+def test_the_fuzz_contract_locates_a_binary_format_by_byte_and_a_text_by_line(monkeypatch):
+    """common.check_input_error takes an error of a binary format (XG)
+    located by a byte offset inside the bytes read, and nothing less: no
+    offset, an offset past the end, a text format's error with no line, or a
+    message that is not its key's all break the contract."""
+    from gamao_cli.errors import DamagedFile
+    monkeypatch.syspath_prepend(str(ROOT / "fuzz"))
+    import common
+    good = DamagedFile("f.xg", key="GM006.xg-header-version", fields={"version": 2}, offset=4)
+    common.check_input_error(good, binary=True, size=9000)
+    for bad, kwargs in [
+            (DamagedFile("f.xg", key="GM006.xg-header-version", fields={"version": 2}),
+             {"binary": True}),
+            (good, {"binary": True, "size": 3}),
+            (good, {}),                                  # read as a text format: no line
+            (DamagedFile("f.xg", "header version 2", offset=4), {"binary": True}),
+            (DamagedFile("f.xg", "words of another key", key="GM006.xg-header-version",
+                         fields={"version": 2}, offset=4), {"binary": True})]:
+        with pytest.raises(AssertionError):
+            common.check_input_error(bad, **kwargs)
+    # the harness on damaged XG files: every one read or refused within the contract
+    data = convert([CLEAN], "json").text.encode()   # not an XG file at all
+    for junk in (b"", b"RGMH", b"RGMH" + bytes(9000), data):
+        common.one_input_format(junk, "xg", "fuzz.xg", convert=False)
+
+
+def test_make_seeds_builds_xg_seeds_that_reach_the_records(tmp_path, monkeypatch):
+    """fuzz/make_seeds.py writes seeds-xg at run time from the shared XG
+    files: each no longer than the bound, the repacked ones readable (a
+    match with a game, or a position), all within the fuzz contract."""
+    folder = ROOT.parent / "shared" / "corpus2" / "xg"
+    if not folder.is_dir():
+        pytest.skip(f"no XG samples in {folder}")
+    monkeypatch.syspath_prepend(str(ROOT / "fuzz"))
+    import common
+    import make_seeds
+    n = make_seeds.xg_seeds(folder, tmp_path / "seeds-xg", 32768)
+    seeds = sorted((tmp_path / "seeds-xg").iterdir())
+    assert n == len(seeds) >= 6
+    games = 0
+    for p in seeds:
+        data = p.read_bytes()
+        assert len(data) <= 32768 and data[:4] == b"RGMH"
+        try:
+            games += sum(len(mt.games) for mt in formats.get("xg").read(
+                formats.Source.from_bytes(data, "s.xg")))
+        except InputError:
+            pass
+        common.one_input_format(data, "xg", "fuzz.xg", convert=True)
+    assert games >= 3     # the first game of each of the three matches, at least
+
+
 def test_a_match_of_no_games_among_others_is_said_to_be_left_out_of_sgf():
     """SGF has a game tree per game: a match of no games cannot stand in it,
     and the writer says so (found by fuzz/fuzz_reader.py mat: it read back

@@ -26,30 +26,68 @@ def _validate_hint(path: str) -> str:
 
 def _convert_one(path: str, target: str, out: str, force: bool, strict: bool) -> tuple[int, list[str]]:
     """Convert one file; return (exit code, messages), in the order they
-    happened: a file that could not be written says only that."""
-    from gamao_cli.errors import InputError, OutputError
+    happened: a file that could not be written says only that. A bug of
+    gamao on this file (any other exception) is its GM008 diagnostic and
+    exit code 3, and the caller goes on with the other files
+    (``GAMAO_DEBUG=1`` lets the exception through)."""
+    name = label(path)
+    try:
+        return _convert_steps(path, name, target, out, force, strict)
+    except _Failed as failed:
+        if os.environ.get("GAMAO_DEBUG") == "1":
+            raise failed.exc from None
+        from gamao_cli.replay.check import internal_error_diagnostic
+        return exit_codes.INTERNAL, [internal_error_diagnostic(failed.exc, name,
+                                                               failed.where).format_text()]
+
+
+class _Failed(Exception):
+    """An unexpected exception of one step of a conversion, and which."""
+
+    def __init__(self, exc: Exception, where: str):
+        super().__init__(str(exc))
+        self.exc = exc
+        self.where = where
+
+
+def _step(where: str, call, *args, **kwargs):
+    """``call(*args, **kwargs)``; an exception that is not one of gamao's
+    errors (a bug) becomes :class:`_Failed` naming the step ``where``."""
+    from gamao_cli.errors import GamaoError
+    try:
+        return call(*args, **kwargs)
+    except GamaoError:
+        raise
+    except Exception as exc:
+        raise _Failed(exc, where) from exc
+
+
+def _convert_steps(path: str, name: str, target: str, out: str, force: bool,
+                   strict: bool) -> tuple[int, list[str]]:
+    from gamao_cli.errors import InputError, OutputError, WriteRefused
     from gamao_cli.formats.textio import atomic_write
     from gamao_cli.replay.check import input_error_diagnostic
 
-    name = label(path)
     try:
-        matches = formats.read_path(path)
+        matches = _step("reading", formats.read_path, path)
     except InputError as exc:
         return exit_codes.USAGE, [input_error_diagnostic(exc).format_text()]
     try:
-        conv = formats.get(target).write(matches)
-    except ValueError as exc:
+        conv = _step("converting", formats.get(target).write, matches)
+    except WriteRefused as exc:
         return exit_codes.USAGE, [f"{name}: {exc}"]
-    errors = ngettext("{n} error", "{n} errors", conv.errors).format(n=conv.errors)
-    if conv.errors and strict:
+    if strict and _step("converting", lambda: conv.errors):   # (makes the whole output)
+        errors = ngettext("{n} error", "{n} errors", conv.errors).format(n=conv.errors)
         return exit_codes.FINDINGS, [
             _("{name}: {errors} found by the validator; not converted (--strict; {hint} shows "
               "them)").format(name=name, errors=errors, hint=_validate_hint(path))]
     try:
-        atomic_write(out, conv.data if conv.data is not None else conv.text, force=force)
+        # streamed: the writer makes its output piece by piece as it is written
+        _step("converting", lambda: atomic_write(out, conv.iter_chunks(), force=force))
     except OutputError as exc:
         return exit_codes.USAGE, [_("{error}; {name} was not converted").format(error=exc,
                                                                                  name=name)]
+    errors = ngettext("{n} error", "{n} errors", conv.errors).format(n=conv.errors)
     messages = [_("{name}: warning: {message}").format(name=name, message=w)
                 for w in conv.warnings]
     if conv.errors:

@@ -15,7 +15,7 @@ findings of ``validate``.
 >>> print(help_for("codes").replace("\\b\\n", ""))
 Exit codes:
   0    the codes were listed
-  2    usage error
+  2    usage error, or standard output that cannot be written
   3    internal error: a bug in gamao (please report it; GAMAO_DEBUG=1
        shows the traceback)
   130  interrupted (Ctrl-C)
@@ -41,8 +41,8 @@ MEANINGS: dict[str, dict[int, str]] = {
         OK: "no errors (warnings and infos do not fail)",
         FINDINGS: "errors found (or warnings, with --strict)",
         USAGE: "usage error, or a file that could not be read or is not a match file "
-               "(the other files are still checked)",
-        INTERNAL: _INTERNAL + "; reported as GM004 for the file it happened on, and the "
+               "(the other files are still checked), or standard output that cannot be written",
+        INTERNAL: _INTERNAL + "; reported as GM008 for the file it happened on, and the "
                   "other files are still checked",
         INTERRUPTED: _INTERRUPTED,
     },
@@ -51,20 +51,24 @@ MEANINGS: dict[str, dict[int, str]] = {
         FINDINGS: "with --strict: an input the validator finds errors in was not converted",
         USAGE: "usage error, an input that could not be read or is not a match file, or an "
                "output that could not be written (the other inputs are still converted)",
-        INTERNAL: _INTERNAL,
+        INTERNAL: _INTERNAL + "; reported as GM008 for the input it happened on, and the "
+                  "other inputs are still converted",
         INTERRUPTED: _INTERRUPTED,
     },
     "summary": {
         OK: "every file summarised",
         USAGE: "usage error, or a file that could not be read or is not a match file "
-               "(the other files are still summarised)",
-        INTERNAL: _INTERNAL,
+               "(the other files are still summarised), or standard output that cannot be "
+               "written",
+        INTERNAL: _INTERNAL + "; reported as GM008 for the file it happened on, and the "
+                  "other files are still summarised",
         INTERRUPTED: _INTERRUPTED,
     },
     "position": {
         OK: "the board was printed",
-        USAGE: "usage error, a file that could not be read or is not a match file, a game "
-               "or move the file does not have, or an ID that cannot be read",
+        USAGE: "usage error, a file that could not be read, is not a match file or holds no "
+               "match, a game or move the file does not have, an ID that cannot be read, or "
+               "an output (standard output or -o) that cannot be written",
         INTERNAL: _INTERNAL,
         INTERRUPTED: _INTERRUPTED,
     },
@@ -73,13 +77,14 @@ MEANINGS: dict[str, dict[int, str]] = {
             "columns of the tables, not a failure)",
         USAGE: "usage error, an input that could not be read or is not a match file (the "
                "others are still exported), an output folder that holds an earlier export "
-               "(see --force), or a Dask scheduler that cannot be reached",
+               "(see --force), a Dask scheduler that cannot be reached, or standard output "
+               "that cannot be written",
         INTERNAL: _INTERNAL + "; the other inputs are still exported",
         INTERRUPTED: _INTERRUPTED,
     },
     "codes": {
         OK: "the codes were listed",
-        USAGE: "usage error",
+        USAGE: "usage error, or standard output that cannot be written",
         INTERNAL: _INTERNAL,
         INTERRUPTED: _INTERRUPTED,
     },
@@ -89,7 +94,7 @@ MEANINGS["gamao"] = {
     FINDINGS: "validate: errors found (or warnings, with --strict); convert --strict: an "
               "input with errors was not converted",
     USAGE: "usage error, or a file that could not be read or is not a match file, or an "
-           "output that could not be written",
+           "output that could not be written (standard output included)",
     INTERNAL: _INTERNAL,
     INTERRUPTED: _INTERRUPTED,
 }

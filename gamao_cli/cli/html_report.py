@@ -7,7 +7,7 @@ import os
 import re
 from typing import Iterable
 
-from gamao_cli.formats.textio import atomic_write
+from gamao_cli.formats.textio import atomic_write, escape_surrogates
 
 
 
@@ -50,8 +50,8 @@ def write_html_report(results: Iterable, folder: str) -> str:
             continue
         name = page_name(r.path, taken)
         page = replay_page([(mt, replays.of(mt)) for mt in matches], path=r.path)
-        atomic_write(os.path.join(folder, "pages", name), page, force=True)
+        atomic_write(os.path.join(folder, "pages", name), escape_surrogates(page), force=True)
         links[r.path] = f"pages/{name}"
     index = os.path.join(folder, "index.html")
-    atomic_write(index, report_page(results, links), force=True)
+    atomic_write(index, escape_surrogates(report_page(results, links)), force=True)
     return index

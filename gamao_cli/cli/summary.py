@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -14,16 +15,28 @@ from .files import iter_input_files
 from .options import fail_usage, glob_option, paths_argument
 
 
-def _summaries_of(path: str) -> tuple[list[dict], str | None]:
+def _summaries_of(path: str) -> tuple[list[dict], str | None, bool]:
+    """The summaries of the matches of ``path``, the message of why there
+    are none (or None), and whether that is gamao's own failure (a bug: its
+    GM008 diagnostic, exit code 3; ``GAMAO_DEBUG=1`` lets it through)."""
     from gamao_cli import formats
-    from gamao_cli.errors import InputError
-    from gamao_cli.replay.check import input_error_diagnostic
+    from gamao_cli.errors import GamaoError, InputError
+    from gamao_cli.replay.check import input_error_diagnostic, internal_error_diagnostic
     from gamao_cli.tables.summary import summarise
+    from .options import label
+    where = "reading"
     try:
         matches = formats.read_path(path)
+        where = "summarising"
+        return [summarise(mt) for mt in matches], None, False
     except InputError as exc:
-        return [], input_error_diagnostic(exc).format_text()
-    return [summarise(mt) for mt in matches], None
+        return [], input_error_diagnostic(exc).format_text(), False
+    except GamaoError:
+        raise
+    except Exception as exc:   # a bug in gamao: say so for this file, go on with the others
+        if os.environ.get("GAMAO_DEBUG") == "1":
+            raise
+        return [], internal_error_diagnostic(exc, label(path), where).format_text(), True
 
 
 @click.command(cls=Command, epilog=exit_codes.help_for("summary"))
@@ -37,7 +50,8 @@ def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
 
     In JSON, index 0 is the left-column player (player 1 of the match file).
     A file that cannot be read is reported on standard error (exit code 2)
-    and the other files are still summarised.
+    and the other files are still summarised (as they are when gamao itself
+    fails on a file: its GM008 diagnostic, exit code 3).
 
     \b
     Examples:
@@ -52,10 +66,13 @@ def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
     all_summaries: list[dict] = []
     status = exit_codes.Status()
     for f in files:
-        summaries, error = _summaries_of(f)
+        summaries, error, internal = _summaries_of(f)
         if error:
             click.echo(error, err=True)
-            status.unreadable()
+            if internal:
+                status.internal_error()
+            else:
+                status.unreadable()
         all_summaries.extend(summaries)
     if fmt == "json":
         click.echo(json.dumps(all_summaries, indent=2, ensure_ascii=False))

@@ -612,6 +612,26 @@ def _encoded(chunks: Iterable[str | bytes], encoding: str, label: str) -> Iterat
             raise TypeError(f"atomic_write needs str or bytes, not {type(chunk).__name__}")
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate written as its escape ``\\udcXX``.
+
+    A file name whose bytes are no UTF-8 holds them (``os.fsdecode`` makes
+    each such byte a lone surrogate), and no UTF-8 output can: the escape is
+    what ``errors="backslashreplace"`` writes (so a path reads the same in
+    every output) and, inside a JSON string, the JSON escape of the same
+    character (so the JSON reads back into the same string).
+
+    >>> print(escape_surrogates("bad-" + chr(0xDCFF) + ".mat"), escape_surrogates("Ñúñez"))
+    bad-\\udcff.mat Ñúñez
+    """
+    if text.isascii():
+        return text
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def atomic_write(
     path: str | os.PathLike[str],
     data: "str | bytes | Iterable[str | bytes]",

@@ -10,7 +10,7 @@ syntax error in a later match makes the whole file unreadable, as it does
 when the file is read at once).
 
 An unexpected exception while reading or replaying one file (a bug in
-gamao) does not stop the others: that file gets a GM004 diagnostic saying
+gamao) does not stop the others: that file gets a GM008 diagnostic saying
 so, ``unreadable`` and ``internal_error`` are set, and the CLI goes on with
 the next file (and exits 3, the code of an internal error, at the end).
 ``GAMAO_DEBUG=1`` lets the exception through instead.
@@ -129,14 +129,16 @@ def _selected(code: str, select: Iterable[str] | None, ignore: Iterable[str] | N
 
 def internal_error_diagnostic(exc: BaseException, path: str, where: str,
                               line: int | None = None) -> Diagnostic:
-    """The diagnostic for a file that made gamao itself fail."""
+    """The diagnostic (GM008) for a file that made gamao itself fail
+    ``where``: "reading", "checking", "converting" or "summarising" (each
+    has its message), or another word (the message "GM008.internal")."""
     what = f"{type(exc).__name__}: {exc}"
     if len(what) > 300:
         what = what[:300] + "..."
-    if where in ("reading", "checking"):
-        return Diagnostic("GM004", key=f"GM004.internal-{where}", fields={"error": what},
+    if where in ("reading", "checking", "converting", "summarising"):
+        return Diagnostic("GM008", key=f"GM008.internal-{where}", fields={"error": what},
                           path=path, line=line)
-    return Diagnostic("GM004", key="GM004.internal", fields={"where": where, "error": what},
+    return Diagnostic("GM008", key="GM008.internal", fields={"where": where, "error": what},
                       path=path, line=line)
 
 

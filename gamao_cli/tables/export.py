@@ -235,7 +235,7 @@ def run_partition(job: Job, part: Partition) -> PartResult:
     """Read every input of ``part`` and write its rows as part
     ``part.index`` of each table under ``job.out``. Never raises for bad
     input: an input that cannot be read is a diagnostic (and counted), a bug
-    of gamao on one input a GM004 diagnostic, and the task goes on."""
+    of gamao on one input a GM008 diagnostic, and the task goes on."""
     from gamao_cli.replay.check import input_error_diagnostic, internal_error_diagnostic
     result = PartResult(part.index)
     out = storage.Output(job.local(job.out))

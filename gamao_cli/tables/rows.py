@@ -239,7 +239,10 @@ def _final_owner(game: m.Game, result) -> int | None:
 def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                replays: Replays | None = None) -> MatchRows:
     """The rows of ``match`` (read from ``path``, its ``index``-th match,
-    in format ``fmt``) in the three tables."""
+    in format ``fmt``) in the three tables. (A file name that is no UTF-8
+    is written with its lone surrogates escaped, as every output has it.)"""
+    from gamao_cli.formats.textio import escape_surrogates
+    path = escape_surrogates(path)
     replays = replays or Replays()
     report = replays.of(match)
     mid = match_id(match, report)

@@ -33,6 +33,7 @@ from gamao_cli.replay.snapshots import snapshots
 from ..base import WriteResult
 from ..limits import MAX_DIGITS, MAX_JSON_DEPTH, fits, play_problem, too_long
 from ..mat.reader import roll_play_readable
+from ..textio import escape_surrogates
 from . import locate
 from .schema import violations
 
@@ -203,7 +204,8 @@ def _lay_out(value: Any, pad: str, where: tuple = ()) -> Iterator[str]:
 
 def _compact(value: Any, where: tuple = ()) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False)
+        # (a lone surrogate, from a file name that is no UTF-8, as its JSON escape)
+        return escape_surrogates(json.dumps(value, ensure_ascii=False))
     except ValueError:   # an int of more digits than Python writes
         raise _number_refusal(value, where) from None
 

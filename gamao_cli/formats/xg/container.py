@@ -37,6 +37,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from ...errors import DamagedFile, NotAMatchFile
+from ...messages import Msg
 
 MAGIC = b"RGMH"
 #: The size of the RichGameFormat header record (what every file seen has in
@@ -151,24 +152,26 @@ def read_header(data: bytes, path: str = "") -> FileHeader:
     if data[:4] != MAGIC:
         head = data[:4]
         if not head:
-            found = "the file is empty"
+            found = Msg("xg.empty", {})
         else:
-            found = (f"the first {len(head)} bytes are {_hex(head)} "
-                     f"({head.decode('latin-1')!r})")
-        raise NotAMatchFile(path, f"not an eXtreme Gammon file: {found} (expected 'RGMH')",
-                            offset=0)
+            found = Msg("xg.first-bytes", {"count": len(head), "hex": _hex(head),
+                                           "text": head.decode("latin-1")})
+        raise NotAMatchFile(path, key="GM002.xg-magic", fields={"head": found}, offset=0)
     if len(data) < HEADER_SIZE:
-        raise DamagedFile(path, f"the eXtreme Gammon file is cut short: {len(data)} bytes, but its "
-                          f"header alone takes {HEADER_SIZE}", offset=len(data))
+        raise DamagedFile(path, key="GM006.xg-header-short",
+                          fields={"size": len(data), "header": HEADER_SIZE}, offset=len(data))
     _magic, version, size, thumb_off, thumb_size, guid = _HEADER.unpack_from(data, 0)
     if version != 1:
-        raise DamagedFile(path, f"header version {version} (only version 1 is known)", offset=4)
+        raise DamagedFile(path, key="GM006.xg-header-version", fields={"version": version},
+                          offset=4)
     if not HEADER_SIZE <= size <= len(data):
-        raise DamagedFile(path, f"the header says it takes {size} bytes (the header record is "
-                          f"{HEADER_SIZE} bytes and the file {len(data)})", offset=8)
+        raise DamagedFile(path, key="GM006.xg-header-size",
+                          fields={"stated": size, "header": HEADER_SIZE, "size": len(data)},
+                          offset=8)
     if thumb_off < 0 or thumb_size < 0 or size + thumb_off + thumb_size > len(data):
-        raise DamagedFile(path, f"the thumbnail ({thumb_size} bytes at {thumb_off} after the "
-                          f"header) does not fit in the file's {len(data)} bytes", offset=12)
+        raise DamagedFile(path, key="GM006.xg-thumbnail",
+                          fields={"thumbnail": thumb_size, "start": thumb_off, "size": len(data)},
+                          offset=12)
     return FileHeader(
         version=version, header_size=size, thumbnail_offset=thumb_off, thumbnail_size=thumb_size,
         guid=str(uuid.UUID(bytes_le=guid)),
@@ -176,24 +179,26 @@ def read_header(data: bytes, path: str = "") -> FileHeader:
         level_name=utf16_fixed(data, 40 + 4096, 1024), comments=utf16_fixed(data, 40 + 6144, 1024))
 
 
-def _inflate(blob: bytes, size: int, what: str, path: str, offset: int) -> bytes:
-    """Decompress one zlib stream to exactly ``size`` bytes, never more."""
+def _inflate(blob: bytes, size: int, what: Msg, path: str, offset: int) -> bytes:
+    """Decompress one zlib stream to exactly ``size`` bytes, never more
+    (``what``: the message naming the stream)."""
     d = zlib.decompressobj()
     try:
         out = d.decompress(blob, size + 1)
         if len(out) <= size and not d.eof:
             out += d.flush(size + 1 - len(out))
     except zlib.error as exc:
-        raise DamagedFile(path, f"{what}: the compressed data is damaged ({exc})", offset=offset)
+        raise DamagedFile(path, key="GM006.xg-inflate-damaged",
+                          fields={"what": what, "reason": str(exc)}, offset=offset)
     if len(out) > size:
-        raise DamagedFile(path, f"{what}: it decompresses to more than the {size} bytes its entry "
-                          "states", offset=offset)
+        raise DamagedFile(path, key="GM006.xg-inflate-too-big", fields={"what": what, "size": size},
+                          offset=offset)
     if not d.eof:
-        raise DamagedFile(path, f"{what}: the compressed data stops before its end (cut short)",
+        raise DamagedFile(path, key="GM006.xg-inflate-cut", fields={"what": what},
                           offset=offset + len(blob))
     if len(out) != size:
-        raise DamagedFile(path, f"{what}: it decompresses to {len(out)} bytes, but its entry "
-                          f"states {size}", offset=offset)
+        raise DamagedFile(path, key="GM006.xg-inflate-size",
+                          fields={"what": what, "got": len(out), "size": size}, offset=offset)
     return out
 
 
@@ -203,35 +208,35 @@ def read_container(data: bytes, path: str = "") -> Container:
     n = len(data)
     body_start = header.header_size + header.thumbnail_offset + header.thumbnail_size
     if n - body_start < ARCHIVE_RECORD_SIZE:
-        raise DamagedFile(path, f"the file is cut short: {n} bytes leave no room for the "
-                          f"{ARCHIVE_RECORD_SIZE}-byte archive record after the header", offset=n)
+        raise DamagedFile(path, key="GM006.xg-no-record-room",
+                          fields={"size": n, "record": ARCHIVE_RECORD_SIZE}, offset=n)
     rec_at = n - ARCHIVE_RECORD_SIZE
     crc, count, version, reg_size, data_size, reg_flag, _reserved = _ARCHIVE.unpack_from(data, rec_at)
     room = rec_at - body_start
     if reg_size < 0 or data_size < 0 or reg_size + data_size > room:
-        raise DamagedFile(path, f"the archive record gives a registry of {reg_size} and data of "
-                          f"{data_size} bytes, but only {room} bytes lie between the header and "
-                          "the record (cut short, or not an archive)", offset=rec_at)
+        raise DamagedFile(path, key="GM006.xg-archive-sizes",
+                          fields={"registry": reg_size, "data": data_size, "room": room},
+                          offset=rec_at)
     if not 1 <= count <= MAX_FILES:
-        raise DamagedFile(path, f"the archive record says the archive holds {count} files (an XG "
-                          f"file holds 1 to 4)", offset=rec_at + 4)
+        raise DamagedFile(path, key="GM006.xg-file-count", fields={"count": count},
+                          offset=rec_at + 4)
     if reg_flag not in (0, 1):
-        raise DamagedFile(path, f"the archive record's compressed-registry flag is {reg_flag} "
-                          "(expected 0 or 1)", offset=rec_at + 20)
+        raise DamagedFile(path, key="GM006.xg-registry-flag", fields={"flag": reg_flag},
+                          offset=rec_at + 20)
     reg_at = rec_at - reg_size
     arc_at = reg_at - data_size
     actual = zlib.crc32(data[arc_at:rec_at])
     if actual != crc:
-        raise DamagedFile(path, f"the archive's checksum does not match its bytes (CRC-32 "
-                          f"{actual:08x}, the archive record says {crc:08x}): the file is damaged",
+        raise DamagedFile(path, key="GM006.xg-archive-crc", fields={"actual": actual, "stated": crc},
                           offset=rec_at)
     want = count * REGISTRY_ENTRY_SIZE
     raw_reg = data[reg_at:rec_at]
     if reg_flag:
-        registry = _inflate(raw_reg, want, "the archive's registry", path, reg_at)
+        registry = _inflate(raw_reg, want, Msg("xg.registry", {}), path, reg_at)
     elif len(raw_reg) != want:
-        raise DamagedFile(path, f"the archive's registry takes {len(raw_reg)} bytes, but "
-                          f"{count} entries take {want}", offset=reg_at)
+        raise DamagedFile(path, key="GM006.xg-registry-size",
+                          fields={"size": len(raw_reg), "count": count, "want": want},
+                          offset=reg_at)
     else:
         registry = raw_reg
     box = Container(header=header, archive_offset=arc_at, registry_offset=reg_at,
@@ -243,33 +248,36 @@ def read_container(data: bytes, path: str = "") -> Container:
         name = short_string(registry, at, 255)
         sub = short_string(registry, at + 256, 255)
         osize, csize, start, fcrc, stored, level, _pad = _ENTRY_TAIL.unpack_from(registry, at + 512)
-        label = f"archived file {name!r}"
+        label = Msg("xg.archived-file", {"name": name})
         if not name or name in box.streams:
-            raise DamagedFile(path, f"registry entry {i + 1} has {'no' if not name else 'a repeated'}"
-                              f" name ({name!r})", offset=where)
+            raise DamagedFile(path, key=("GM006.xg-entry-repeated-name" if name
+                                        else "GM006.xg-entry-no-name"),
+                              fields={"entry": i + 1, "name": name}, offset=where)
         if csize < 0 or start < 0 or start + csize > data_size:
-            raise DamagedFile(path, f"{label}: {csize} bytes at {start} do not fit in the archive's "
-                              f"{data_size} bytes of data", offset=where)
+            raise DamagedFile(path, key="GM006.xg-entry-fit",
+                              fields={"what": label, "size": csize, "start": start,
+                                      "data": data_size}, offset=where)
         if stored not in (0, 1):
-            raise DamagedFile(path, f"{label}: its compression flag is {stored} (expected 0 or 1)",
+            raise DamagedFile(path, key="GM006.xg-entry-flag", fields={"what": label, "flag": stored},
                               offset=where)
         limit = csize if stored else csize * MAX_DEFLATE_RATIO + 64
         if not 0 <= osize <= limit:
-            raise DamagedFile(path, f"{label}: its entry states {osize} bytes uncompressed, "
-                              f"impossible from {csize} {'stored' if stored else 'compressed'} bytes",
-                              offset=where)
+            raise DamagedFile(path, key=("GM006.xg-entry-size-stored" if stored
+                                         else "GM006.xg-entry-size-compressed"),
+                              fields={"what": label, "size": osize, "packed": csize}, offset=where)
         entry = ArchiveEntry(name=name, path=sub, original_size=osize, compressed_size=csize,
                              start=start, offset=arc_at + start, crc=fcrc, compressed=not stored,
                              level=level)
         blob = data[entry.offset:entry.offset + csize]
         content = blob if stored else _inflate(blob, osize, label, path, entry.offset)
         if stored and len(content) != osize:
-            raise DamagedFile(path, f"{label}: {len(content)} stored bytes, but its entry states "
-                              f"{osize}", offset=entry.offset)
+            raise DamagedFile(path, key="GM006.xg-stored-size",
+                              fields={"what": label, "got": len(content), "size": osize},
+                              offset=entry.offset)
         got = zlib.crc32(content)
         if got != fcrc:
-            raise DamagedFile(path, f"{label}: its checksum does not match its bytes (CRC-32 "
-                              f"{got:08x}, the registry says {fcrc:08x}): the file is damaged",
+            raise DamagedFile(path, key="GM006.xg-entry-crc",
+                              fields={"what": label, "actual": got, "stated": fcrc},
                               offset=entry.offset)
         box.entries.append(entry)
         box.streams[name] = content

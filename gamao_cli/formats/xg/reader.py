@@ -53,6 +53,7 @@ from typing import NamedTuple
 from ... import model as m
 from ...errors import DamagedFile, InputError, NotAMatchFile
 from ...ids import MatchState, position_id, xgid
+from ...messages import Msg
 from ...model.notation import move_numbers
 from . import records as r
 from .container import Container, read_container
@@ -91,8 +92,9 @@ class _Located:
         entry = self.box.entry(stream)
         where = entry.offset if entry is not None else 0
         size = len(self.box.streams.get(stream, b""))
-        return DamagedFile(self.path, f"{stream}, byte {exc.offset} of its {size} decompressed "
-                           f"bytes: {exc}", offset=where)
+        return DamagedFile(self.path, key="GM006.xg-record",
+                           fields={"stream": stream, "at": exc.offset, "size": size,
+                                   "problem": exc.msg}, offset=where)
 
 
 def open_records(data: bytes, path: str) -> tuple[Container, list[r.Record], _Located]:
@@ -115,9 +117,10 @@ def _open(data: bytes, path: str) -> tuple[Container, list[r.Record], _Located]:
     located = _Located(box, path)
     stream = box.streams.get(GAME_STREAM)
     if stream is None:
-        names = ", ".join(sorted(box.streams)) or "nothing"
-        raise NotAMatchFile(path, f"the archive holds {names} but no {GAME_STREAM}: not an "
-                            "eXtreme Gammon match or position", offset=box.registry_offset)
+        names = ", ".join(sorted(box.streams)) or Msg("xg.nothing", {})
+        raise NotAMatchFile(path, key="GM002.xg-no-game-stream",
+                            fields={"names": names, "stream": GAME_STREAM},
+                            offset=box.registry_offset)
     try:
         recs = r.read_records(stream)
     except r.RecordError as exc:
@@ -274,9 +277,9 @@ def _gp(xg_player: int) -> int:
 def _view(raw: r.Raw, xg_player: int, checkers: int, rec: r.Record, located: _Located):
     try:
         return r.mover_view(raw, xg_player, checkers)
-    except ValueError as exc:
-        raise located(r.RecordError(f"record {rec.index}: impossible position: {exc}",
-                                    rec.offset)) from None
+    except r.PositionError as exc:
+        raise located(r.RecordError("xg-record.position",
+                                    {"index": rec.index, "problem": exc.msg}, rec.offset)) from None
 
 
 def _cube_actions(rec: r.CubeAction, checkers: int, located: _Located,
@@ -382,9 +385,10 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
             close_game(None)
             try:
                 r.sides(rec.position, checkers)
-            except ValueError as exc:
-                raise located(r.RecordError(f"game header {rec.index}: impossible start "
-                                            f"position: {exc}", rec.offset)) from None
+            except r.PositionError as exc:
+                raise located(r.RecordError("xg-record.start-position",
+                                            {"index": rec.index, "problem": exc.msg},
+                                            rec.offset)) from None
             names = (header.player1, header.player2)
             game = m.Game(number=rec.game_number,
                           score=m.ScoreLine(names, (rec.score1, rec.score2)))
@@ -393,8 +397,9 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
             build = _GameBuild(rec, game, [])
         elif isinstance(rec, (r.CubeAction, r.CheckerMove)):
             if build is None:
-                raise located(r.RecordError(f"record {rec.index} ({type(rec).__name__}) stands "
-                                            "outside any game", rec.offset))
+                raise located(r.RecordError("xg-record.outside-game",
+                                            {"index": rec.index, "kind": type(rec).__name__},
+                                            rec.offset))
             if isinstance(rec, r.CubeAction):
                 new = _cube_actions(rec, checkers, located, build.header.auto_doubles)
             else:
@@ -407,14 +412,14 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
                 build.game.comments.append(f"move {number}, {who}: {text}")
         elif isinstance(rec, r.GameEnd):
             if build is None:
-                raise located(r.RecordError(f"game end record {rec.index} ends no game",
+                raise located(r.RecordError("xg-record.end-no-game", {"index": rec.index},
                                             rec.offset))
             close_game(rec)
         elif isinstance(rec, r.MatchEnd):
             close_game(None)
         elif isinstance(rec, r.MissingGame):
-            raise InputError(path, f"{GAME_STREAM} record {rec.index} marks a missing game "
-                             "(XG record type 6), which gamao cannot read yet",
+            raise InputError(path, key="GM004.xg-missing-game",
+                             fields={"stream": GAME_STREAM, "index": rec.index},
                              offset=box.entry(GAME_STREAM).offset)
     close_match()
     return out
@@ -525,8 +530,7 @@ def read_xgp(data: bytes, path: str = "") -> XgPosition:
     decisions = [x for x in recs if isinstance(x, (r.CubeAction, r.CheckerMove))]
     if not games or not decisions:
         where = box.entry(GAME_STREAM).offset
-        raise NotAMatchFile(path, f"{GAME_STREAM} holds no position (no game header or no "
-                            "decision record): not an eXtreme Gammon position file",
+        raise NotAMatchFile(path, key="GM002.xg-no-position", fields={"stream": GAME_STREAM},
                             offset=where)
     game, rec = games[-1], decisions[-1]
     checkers = header.checkers

@@ -53,6 +53,7 @@ from functools import cached_property
 from datetime import datetime, timedelta
 from typing import Union
 
+from ...messages import Msg, render
 from .container import short_string, utf16_fixed
 
 RECORD_SIZE = 2560
@@ -75,11 +76,33 @@ Side = tuple[int, ...]
 
 class RecordError(ValueError):
     """A record's bytes hold a value XG cannot have written; ``offset`` is
-    the byte offset of the field in the decompressed stream."""
+    the byte offset of the field in the decompressed stream. ``key`` and
+    ``fields`` name its message in :mod:`gamao_cli.messages` (an
+    ``xg-record.*`` key); :attr:`msg` is that message, to stand in another."""
 
-    def __init__(self, message: str, offset: int):
-        super().__init__(message)
+    def __init__(self, key: str, fields: dict, offset: int):
+        self.key = key
+        self.fields = dict(fields)
         self.offset = offset
+        super().__init__(render(key, self.fields))
+
+    @property
+    def msg(self) -> Msg:
+        return Msg(self.key, self.fields)
+
+
+class PositionError(ValueError):
+    """A position array no position has; ``key`` and ``fields`` name its
+    message (an ``xg-position.*`` key), :attr:`msg` is that message."""
+
+    def __init__(self, key: str, fields: dict):
+        self.key = key
+        self.fields = dict(fields)
+        super().__init__(render(key, self.fields))
+
+    @property
+    def msg(self) -> Msg:
+        return Msg(self.key, self.fields)
 
 
 def _u(fmt: str, data: bytes, at: int):
@@ -116,8 +139,9 @@ def sides(raw: Raw, checkers: int = 15) -> tuple[Side, Side]:
     """(positive side, negative side) of an XG position, each as 26 gamao
     counts in its own numbering; borne-off counts make up ``checkers``.
 
-    Raises :class:`ValueError` for an array no position has (a checker of
-    the wrong sign on a bar, more than ``checkers`` on a side).
+    Raises :class:`PositionError` (a :class:`ValueError`) for an array no
+    position has (a checker of the wrong sign on a bar, more than
+    ``checkers`` on a side).
 
     >>> start = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
     >>> plus, minus = sides(start)
@@ -126,25 +150,26 @@ def sides(raw: Raw, checkers: int = 15) -> tuple[Side, Side]:
     >>> sides((1,) + (0,) * 25)
     Traceback (most recent call last):
     ...
-    ValueError: index 0 (the negative side's bar) holds 1
+    gamao_cli.formats.xg.records.PositionError: index 0 (the negative side's bar) holds 1
     """
     if len(raw) != 26:
-        raise ValueError(f"a position has 26 counts, not {len(raw)}")
+        raise PositionError("xg-position.counts", {"count": len(raw)})
     plus = [0] * 26
     minus = [0] * 26
     if raw[0] > 0:
-        raise ValueError(f"index 0 (the negative side's bar) holds {raw[0]}")
+        raise PositionError("xg-position.negative-bar", {"count": raw[0]})
     if raw[25] < 0:
-        raise ValueError(f"index 25 (the positive side's bar) holds {raw[25]}")
+        raise PositionError("xg-position.positive-bar", {"count": raw[25]})
     for i, n in enumerate(raw):
         if n > 0:
             plus[i] = n
         elif n < 0:
             minus[25 - i] = -n
-    for name, side in (("positive", plus), ("negative", minus)):
+    for key, side in (("xg-position.too-many-positive", plus),
+                      ("xg-position.too-many-negative", minus)):
         on_board = sum(side)
         if on_board > checkers:
-            raise ValueError(f"the {name} side has {on_board} checkers (at most {checkers})")
+            raise PositionError(key, {"count": on_board, "checkers": checkers})
         side[0] = checkers - on_board
     return tuple(plus), tuple(minus)
 
@@ -532,11 +557,11 @@ Record = Union[MatchHeader, GameHeader, CubeAction, CheckerMove, GameEnd, MatchE
 def _match_header(r: bytes, index: int, at: int) -> MatchHeader:
     version = _i(r, 552)
     if r[556:560] != HEADER_MAGIC:
-        raise RecordError(f"match header {index}: bytes 556-559 are {r[556:560]!r}, not "
-                          f"{HEADER_MAGIC!r}: this is not an XG game stream", at + 556)
+        raise RecordError("xg-record.header-magic", {"index": index, "found": repr(r[556:560]),
+                                                     "magic": repr(HEADER_MAGIC)}, at + 556)
     if not 1 <= version <= MAX_VERSION:
-        raise RecordError(f"match header {index}: file version {version} (XG writes 1 to "
-                          f"{MAX_VERSION})", at + 552)
+        raise RecordError("xg-record.version", {"index": index, "version": version,
+                                                "most": MAX_VERSION}, at + 552)
     uni = ["", "", "", "", ""]
     transcribed = False
     if version >= 24:
@@ -550,7 +575,7 @@ def _match_header(r: bytes, index: int, at: int) -> MatchHeader:
     a_ev, a_loc, a_rnd = short_string(r, 136, 128), short_string(r, 283, 128), short_string(r, 417, 128)
     length, variation = _u("ii", r, 92)
     if not 0 <= length <= UNLIMITED:
-        raise RecordError(f"match header {index}: match length {length}", at + 92)
+        raise RecordError("xg-record.length", {"index": index, "length": length}, at + 92)
     return MatchHeader(
         index=index, offset=at, version=version,
         player1=uni[1] or a_p1, player2=uni[2] or a_p2, ansi_player1=a_p1, ansi_player2=a_p2,
@@ -574,11 +599,11 @@ def _match_header(r: bytes, index: int, at: int) -> MatchHeader:
 MAX_AUTO_DOUBLES = 12
 
 
-def _auto_doubles(r: bytes, at: int, where: int, what: str, index: int) -> int:
+def _auto_doubles(r: bytes, at: int, where: int, what: Msg, index: int) -> int:
     n = _i(r, where)
     if not 0 <= n <= MAX_AUTO_DOUBLES:
-        raise RecordError(f"{what} {index}: {n} automatic doubles (XG writes 0 to "
-                          f"{MAX_AUTO_DOUBLES})", at + where)
+        raise RecordError("xg-record.auto-doubles", {"what": what, "index": index, "count": n,
+                                                     "most": MAX_AUTO_DOUBLES}, at + where)
     return n
 
 
@@ -587,7 +612,7 @@ def _game_header(r: bytes, index: int, at: int, version: int) -> GameHeader:
     return GameHeader(index=index, offset=at, score1=s1, score2=s2, crawford=bool(r[20]),
                       position=_pos(r, 21), game_number=_i(r, 48), in_progress=bool(r[52]),
                       comment_header=_i(r, 56), comment_footer=_i(r, 60),
-                      auto_doubles=_auto_doubles(r, at, 64, "game header", index)
+                      auto_doubles=_auto_doubles(r, at, 64, Msg("xg.game-header", {}), index)
                       if version >= 26 else 0)
 
 
@@ -608,29 +633,30 @@ def _cube_analysis(r: bytes) -> CubeAnalysis | None:
 
 def _player(value: int, index: int, at: int) -> int:
     if value not in (1, -1):
-        raise RecordError(f"record {index}: the player is {value} (XG writes 1 or -1)", at)
+        raise RecordError("xg-record.player", {"index": index, "value": value}, at)
     return value
 
 
 def _cube_action(r: bytes, index: int, at: int, version: int) -> CubeAction:
     player, dbl, take, br, rr, cube_b = _u("6i", r, 12)
     _player(player, index, at + 12)
-    for name, value, allowed, where in (("double", dbl, (-2, -1, 0, 1), 16),
-                                        ("take", take, (-1, 0, 1, 2), 20),
-                                        ("beaver answer", br, (-1, 0, 1, 2), 24),
-                                        ("raccoon answer", rr, (-1, 0, 1), 28)):
+    for name, value, allowed, where in (("xg.field-double", dbl, (-2, -1, 0, 1), 16),
+                                        ("xg.field-take", take, (-1, 0, 1, 2), 20),
+                                        ("xg.field-beaver", br, (-1, 0, 1, 2), 24),
+                                        ("xg.field-raccoon", rr, (-1, 0, 1), 28)):
         if value not in allowed:
-            raise RecordError(f"cube record {index}: the {name} field is {value} "
-                              f"(XG writes {', '.join(map(str, allowed))})", at + where)
+            raise RecordError("xg-record.cube-field",
+                              {"index": index, "field": Msg(name, {}), "value": value,
+                               "allowed": ", ".join(map(str, allowed))}, at + where)
     if abs(cube_b) > 30:
-        raise RecordError(f"cube record {index}: a cube of 2**{abs(cube_b)}", at + 32)
+        raise RecordError("xg-record.cube", {"index": index, "power": abs(cube_b)}, at + 32)
     return CubeAction(
         index=index, offset=at, player=player, double=dbl, take=take, beaver_answer=br,
         raccoon_answer=rr, cube_b=cube_b, position=_pos(r, 36), raw=r,
         error_double=_d(r, 200), error_take=_d(r, 216), error_beaver=_d(r, 240),
         error_raccoon=_d(r, 248), dice_rolled=short_string(r, 208, 2),
         rollout_index=_i(r, 224), invalid=_i(r, 260), flagged=bool(r[288]), comment=_i(r, 292),
-        auto_doubles=_auto_doubles(r, at, 300, "cube record", index) if version >= 27 else 0)
+        auto_doubles=_auto_doubles(r, at, 300, Msg("xg.cube-record", {}), index) if version >= 27 else 0)
 
 
 _CANDIDATE_MOVES = struct.Struct("<256b")     # 32 candidates x 8 move values
@@ -659,13 +685,14 @@ def _checker_move(r: bytes, index: int, at: int, version: int) -> CheckerMove:
     dice = _u("2i", r, 100)
     played = bool(r[2308])
     if not all(1 <= d <= 6 for d in dice):
-        raise RecordError(f"move record {index}: dice {dice[0]}-{dice[1]}", at + 100)
+        raise RecordError("xg-record.dice", {"index": index, "d1": dice[0], "d2": dice[1]},
+                          at + 100)
     if played:
         for k, v in enumerate(moves):
             low = -1 if k % 2 == 0 else -6       # a 'to' below -1 is off: from minus the die
             if not low <= v <= 24:
-                raise RecordError(f"move record {index}: move value {v} (XG writes {low} to 24 "
-                                  f"in a {'from' if k % 2 == 0 else 'to'} field)", at + 68 + 4 * k)
+                raise RecordError("xg-record.move-from" if k % 2 == 0 else "xg-record.move-to",
+                                  {"index": index, "value": v, "low": low}, at + 68 + 4 * k)
     return CheckerMove(
         index=index, offset=at, player=player, dice=(dice[0], dice[1]), moves=moves,
         position=_pos(r, 9), position_after=_pos(r, 35), cube_a=_i(r, 108), played=played,
@@ -673,7 +700,7 @@ def _checker_move(r: bytes, index: int, at: int, version: int) -> CheckerMove:
         raw=r,
         analysis_level=_i(r, 2472), invalid=_i(r, 2480), flagged=bool(r[2520]),
         comment=_i(r, 2524),
-        auto_doubles=_auto_doubles(r, at, 2540, "move record", index) if version >= 27 else 0)
+        auto_doubles=_auto_doubles(r, at, 2540, Msg("xg.move-record", {}), index) if version >= 27 else 0)
 
 
 def _game_end(r: bytes, index: int, at: int) -> GameEnd:
@@ -681,7 +708,7 @@ def _game_end(r: bytes, index: int, at: int) -> GameEnd:
     winner, points, term = _u("3i", r, 24)
     _player(winner, index, at + 24)
     if points < 0:
-        raise RecordError(f"game end record {index}: {points} points won", at + 28)
+        raise RecordError("xg-record.points", {"index": index, "points": points}, at + 28)
     return GameEnd(index=index, offset=at, score1=s1, score2=s2, crawford_next=bool(r[20]),
                    winner=winner, points=points, termination=term, error_resign=_d(r, 40),
                    error_take_resign=_d(r, 48), evaluation=_u("7d", r, 56), eval_level=_i(r, 112))
@@ -702,10 +729,10 @@ def read_records(stream: bytes) -> list[Record]:
     header, or holds a value XG cannot write.
     """
     if len(stream) % RECORD_SIZE:
-        raise RecordError(f"the game stream holds {len(stream)} bytes, not a whole number of "
-                          f"{RECORD_SIZE}-byte records", len(stream) - len(stream) % RECORD_SIZE)
+        raise RecordError("xg-record.stream-size", {"size": len(stream), "record": RECORD_SIZE},
+                          len(stream) - len(stream) % RECORD_SIZE)
     if not stream:
-        raise RecordError("the game stream is empty", 0)
+        raise RecordError("xg-record.stream-empty", {}, 0)
     out: list[Record] = []
     version = 0
     for index in range(len(stream) // RECORD_SIZE):
@@ -713,8 +740,7 @@ def read_records(stream: bytes) -> list[Record]:
         r = stream[at:at + RECORD_SIZE]
         kind = r[8]
         if index == 0 and kind != MATCH_HEADER:
-            raise RecordError(f"the game stream opens with a record of type {kind}, not a match "
-                              "header", 8)
+            raise RecordError("xg-record.first-type", {"kind": kind}, 8)
         if kind == MATCH_HEADER:
             rec: Record = _match_header(r, index, at)
             version = rec.version
@@ -732,7 +758,7 @@ def read_records(stream: bytes) -> list[Record]:
             rec = MissingGame(index=index, offset=at, luck=_d(r, 16), winner=_i(r, 24),
                               points=_i(r, 28))
         else:
-            raise RecordError(f"record {index} has type {kind} (XG writes 0 to 6)", at + 8)
+            raise RecordError("xg-record.type", {"index": index, "kind": kind}, at + 8)
         out.append(rec)
     return out
 
