@@ -567,6 +567,14 @@ MESSAGES.update({
                             "it {running0}-{running1}: games are missing from the record before "
                             "it (the next score line agrees with this one), and the score counts "
                             "on from this score line",
+    # gamao position: a move with no board
+    "position.no-board": "no board to show: the record's plays, replayed as written, leave "
+                         "checkers of both players on {player}'s point {point}, which no board "
+                         "or ID can hold",
+    "position.no-board.after": "no board to show: the record's plays, replayed as written, "
+                               "leave checkers of both players on {player}'s point {point}, "
+                               "which no board or ID can hold; it follows {code} at line "
+                               "{line}: {message}",
     # gamao itself failing on a file (replay/check.py)
     "GM004.internal": "internal error while {where} this file ({error}); this is a bug in "
                       "gamao: please report it with the file (GAMAO_DEBUG=1 shows the traceback)",

@@ -62,7 +62,8 @@ MEANINGS: dict[str, dict[int, str]] = {
     "position": {
         OK: "the board was printed",
         USAGE: "usage error, a file that could not be read or is not a match file, a game "
-               "or move the file does not have, or an ID that cannot be read",
+               "or move the file does not have, a move whose position the record's illegal "
+               "plays leave impossible (it says why), or an ID that cannot be read",
         INTERNAL: _INTERNAL,
         INTERRUPTED: _INTERRUPTED,
     },

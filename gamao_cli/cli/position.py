@@ -128,6 +128,10 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
         click.echo(f"gamao: {name}: game {game} has no move {move}{whose}; {there}", err=True)
         sys.exit(exit_codes.USAGE)
     snap = found[0]
+    why = _no_board(snap, match)
+    if why is not None:
+        click.echo(f"gamao: {name}: game {game}, move {move}: {why}", err=True)
+        sys.exit(exit_codes.USAGE)
     names = tuple(n or f"player {i + 1}" for i, n in enumerate(match.players))
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
@@ -136,6 +140,29 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
     who = names[snap.action.player]
     emit(f"{name}: game {game}, move {move}: {who} to act ({snap.action.text()})\n"
          + snapshot_board(snap, names) + f"\nXGID={snap.xgid.split('=', 1)[1]}")
+
+
+def _no_board(snap, match) -> str | None:
+    """Why the position before ``snap``'s action has no board (None when it
+    has one): an illegal play the replay applied as written can leave
+    checkers of both players on one point, which no board or ID can hold."""
+    from gamao_cli.messages import render
+    pos = snap.position
+    shared = [p for p in range(1, 25) if pos.me[p] and pos.opp[25 - p]]
+    if not shared:
+        return None
+    from gamao_cli.replay.replay import validate_match
+    action = snap.action
+    errors = [d for d in validate_match(match).diagnostics
+              if d.severity == "error" and d.game == snap.game and d.line is not None
+              and (d.line, d.column or 0) < (action.line, action.column)]
+    fields = {"point": shared[0], "player": match.players[snap.state.on_roll] or
+              render("player.left" if snap.state.on_roll == 0 else "player.right", {})}
+    if not errors:
+        return render("position.no-board", fields)
+    d = errors[-1]
+    return render("position.no-board.after", {**fields, "code": d.code, "line": d.line,
+                                              "message": d.message})
 
 
 class _Output:

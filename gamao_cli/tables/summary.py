@@ -51,6 +51,9 @@ def summarise(match: m.Match, report: MatchReport | None = None) -> dict[str, An
         "players": list(match.players),
         "length": match.length,
         "final_score": list(report.final_score),
+        # (0, 0), or the score of the first score line when the record
+        # starts in the middle of the match (GM413)
+        "start_score": list(report.start_score),
         "winner": report.winner,
         "games": games,
         "totals": totals,
@@ -71,8 +74,10 @@ def table(summaries: list[dict[str, Any]]) -> str:
         p1, p2 = (n or f"player {i + 1}" for i, n in enumerate(s["players"]))
         length = "money session" if s["length"] == 0 else f"{s['length']}-point match"
         out.append(f"{s['path']}: {p1} vs {p2}, {length}")
+        start = s.get("start_score") or [0, 0]
         out.append(f"  final score {s['final_score'][0]}-{s['final_score'][1]}, "
-                   f"winner: {_winner_name(s)}")
+                   f"winner: {_winner_name(s)}"
+                   + (f" (the record starts at {start[0]}-{start[1]})" if any(start) else ""))
         out.append(f"  {'game':>4}  {'winner':<20} {'points':>6}  {'ended':<10} {'cube':>4} {'moves':>5}")
         for g in s["games"]:
             who = "-" if g["winner"] is None else (s["players"][g["winner"]] or f"player {g['winner'] + 1}")
