@@ -158,6 +158,17 @@ def test_a_record_that_starts_mid_match_counts_from_its_first_score_line():
     assert report.final_score == (5, 7) and report.winner == 1
 
 
+def test_a_mid_match_record_may_start_at_any_game_number():
+    text = MID_MATCH.replace(" Game 1\n", " Game 6\n").replace(" Game 2\n", " Game 7\n") \
+        .replace(" Game 3\n", " Game 8\n")
+    _m, report = report_of(text)
+    assert keys(report) == ["GM413"]
+    # from 0-0, a first game numbered 6 is out of sequence, as before
+    _m, plain = report_of(text.replace("Ann : 4                        Bob : 3",
+                                       "Ann : 0                        Bob : 0"))
+    assert "GM104" in codes(plain, "warning")
+
+
 def test_the_summary_reports_the_start_score():
     [match] = read_matches(MID_MATCH, "ex.mat")
     s = summarise(match)

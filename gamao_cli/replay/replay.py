@@ -855,7 +855,9 @@ class _MatchValidator:
         started = self.start_in_the_middle(games)
         for gi, game in enumerate(games):
             skipped = game.number > previous_number + 1 and gi > 0
-            if game.number != previous_number + 1 and not (
+            # (a record that starts in the middle of the match may start at
+            # any game number)
+            if game.number != previous_number + 1 and not (gi == 0 and started) and not (
                     skipped and self.missing_games(game, previous_number)):
                 self.diagnostic("GM104", "GM104", {"game": game.number, "previous": previous_number},
                                 game, game=game.number)
