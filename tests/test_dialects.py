@@ -298,20 +298,8 @@ def test_the_illegal_play_position_is_the_one_gnubg_sets(tmp_path):
     """GNU Backgammon reads the parenthesised text as a Snowie position and
     sets the board from it: the Position ID before Bob's next action is the
     same in both."""
-    pytest.importorskip("gnubg", reason="the gnubg wheel is not installed (pip install gnubg)")
     text, _after = _illegal_example()
-    path = tmp_path / "illegal.mat"
-    path.write_text(text)
-    script = tmp_path / "boards.py"
-    script.write_text(
-        "import json, os, sys, gnubg\n"
-        "fd = os.dup(1); os.dup2(os.open(os.devnull, os.O_WRONLY), 1)\n"
-        f"gnubg.command('import mat \"{path}\"')\n"
-        "os.dup2(fd, 1)\n"
-        "print(json.dumps([a.get('board') for a in gnubg.match()['games'][0]['game']]))\n")
-    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr[-2000:]
-    boards = [b for b in json.loads(p.stdout.strip().splitlines()[-1]) if b]
+    boards = [board for _action, board in _gnubg_boards(tmp_path, text) if board]
     from gamao_cli.replay.snapshots import snapshots
     [match] = read_matches(text)
     ours = [s.position_id for s in snapshots(match) if s.action.player == 1]
@@ -377,6 +365,39 @@ def test_a_forced_play_left_out_is_a_warning_and_is_played():
         [match] = read_matches(text)
         return [r.position for r in validate_match(match, keep_records=True).games[0].records]
     assert positions(text)[i + 1:] == positions(_record(turns, -1))[i + 1:]
+
+
+def _gnubg_boards(tmp_path, text: str) -> list[str | None]:
+    """The Position ID GNU Backgammon gives before each action of the first
+    game of ``text`` (imported as a match file, in a process of its own)."""
+    pytest.importorskip("gnubg", reason="the gnubg wheel is not installed (pip install gnubg)")
+    path = tmp_path / "record.mat"
+    path.write_text(text)
+    script = tmp_path / "boards.py"
+    script.write_text(
+        "import json, os, sys, gnubg\n"
+        "fd = os.dup(1); os.dup2(os.open(os.devnull, os.O_WRONLY), 1)\n"
+        f"gnubg.command('import mat \"{path}\"')\n"
+        "os.dup2(fd, 1)\n"
+        "print(json.dumps([[a.get('action'), a.get('board')]\n"
+        "                  for a in gnubg.match()['games'][0]['game']]))\n")
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.gnubg
+def test_the_forced_play_played_in_is_the_one_gnubg_plays_in(tmp_path):
+    """GNU Backgammon plays a forced play a record leaves out: every
+    position of the game after it is the same in both."""
+    turns, i = _find(lambda turns, i, plays: len(plays) == 1)
+    text = _record(turns, i)
+    theirs = [board for action, board in _gnubg_boards(tmp_path, text) if action == "move"]
+    from gamao_cli.replay.snapshots import snapshots
+    [match] = read_matches(text)
+    ours = [s.position_id for s in snapshots(match) if isinstance(s.action, (m.Play, m.Dance))]
+    assert len(theirs) == len(ours) == len(turns)
+    assert theirs == ours
 
 
 def _singled_out(turns, i, plays) -> bool:
