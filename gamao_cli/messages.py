@@ -575,6 +575,8 @@ MESSAGES.update({
                                "leave checkers of both players on {player}'s point {point}, "
                                "which no board or ID can hold; it follows {code} at line "
                                "{line}: {message}",
+    "position.replay-stopped": "no board to show: the replay of the game stops before this "
+                               "move ({code} at line {line}: {message})",
     # gamao itself failing on a file (replay/check.py)
     "GM004.internal": "internal error while {where} this file ({error}); this is a bug in "
                       "gamao: please report it with the file (GAMAO_DEBUG=1 shows the traceback)",

@@ -473,6 +473,16 @@ def test_position_of_an_impossible_replayed_position_says_why_and_exits_2(tmp_pa
     assert ok.exit_code == 0 and "Position ID" in ok.output
 
 
+def test_position_after_the_replay_stopped_says_why_and_exits_2(tmp_path):
+    path = tmp_path / "stopped.mat"
+    path.write_text(HEAD.format(length=3) + game(1, (0, 0), (
+        "  1) 31: 8/5 6/5                 64: 24/18 3/off\n"
+        "  2) 62: 24/18 13/11             21: 13/11 6/5\n")))
+    res = CliRunner().invoke(cli, ["position", str(path), "-g", "1", "-m", "2"])
+    assert res.exit_code == 2, res.output
+    assert "the replay of the game stops before this move (GM215 at line 5" in res.output
+
+
 # -- the shared corpus2/real folder ---------------------------------------------------------
 
 def corpus2_files() -> list[Path]:

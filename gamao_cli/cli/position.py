@@ -121,6 +121,10 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
     found = [s for s in in_game if s.action.move_number == move
              and (side is None or s.action.player == side)]
     if not found:
+        stopped = _replay_stopped(match, game, move, side)
+        if stopped is not None:
+            click.echo(f"gamao: {name}: game {game}, move {move}: {stopped}", err=True)
+            sys.exit(exit_codes.USAGE)
         moves = [s.action.move_number for s in in_game if s.action.move_number is not None
                  and (side is None or s.action.player == side)]
         whose = "" if side is None else f" for the {player} player"
@@ -140,6 +144,25 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
     who = names[snap.action.player]
     emit(f"{name}: game {game}, move {move}: {who} to act ({snap.action.text()})\n"
          + snapshot_board(snap, names) + f"\nXGID={snap.xgid.split('=', 1)[1]}")
+
+
+def _replay_stopped(match, game: int, move: int, side: int | None) -> str | None:
+    """Why a move the record has has no position: the replay of its game
+    stopped before it (GM215, with the diagnostic that says why); None when
+    the record has no such move."""
+    from gamao_cli.messages import render
+    from gamao_cli.replay.replay import validate_match
+    actions = [a for g in match.games if g.number == game for a in g.actions
+               if a.move_number == move and (side is None or a.player == side)]
+    if not actions:
+        return None
+    stops = [d for d in validate_match(match).diagnostics
+             if d.code == "GM215" and d.game == game and d.line is not None]
+    if not stops:
+        return None
+    d = stops[0]
+    return render("position.replay-stopped", {"code": d.code, "line": d.line,
+                                              "message": d.message})
 
 
 def _no_board(snap, match) -> str | None:
