@@ -279,6 +279,22 @@ def test_an_illegal_play_cell_sets_the_board_and_the_next_cell_is_its_own():
     assert kept.position == after.swapped()
 
 
+def test_an_illegal_play_cell_whose_point_of_view_is_the_movers_is_read_alike():
+    """Some exporters write the position from the mover's point of view
+    under the other player's number: only the reading in which the
+    opponent's checkers stay where they were fits an irregular play."""
+    text, after = _illegal_example()
+    movers_view = snowie(after, 0).split(";")
+    movers_view[4] = "1"   # "the second player on roll", with Ann's points
+    flipped = text.replace(snowie(after.swapped(), 1), ";".join(movers_view))
+    assert flipped != text
+    match, report = report_of(flipped)
+    assert sorted(keys(report)) == ["GM110.snowie", "GM410.match"]
+    [kept] = [r for r in validate_match(match, keep_records=True).games[0].records
+              if isinstance(r.action, m.Play) and r.action.player == 1]
+    assert kept.position == after.swapped()
+
+
 def test_an_illegal_play_cell_round_trips():
     round_trips(_illegal_example()[0])
 

@@ -658,7 +658,7 @@ class _GameReplay:
             self.cannot_replay(a, "GM215.marker")
             self.end_turn(None)
             return
-        sides = stated.sides
+        sides = _orient(stated.sides, self.pos, a.player)
         after = Position(sides[a.player], sides[1 - a.player])
         self.report("GM110", "GM110.snowie", {"action": a.text(), "player": self.name(a.player),
                                               "d1": a.dice[0], "d2": a.dice[1]},
@@ -1016,6 +1016,25 @@ def _snowie_position(written: str, start: Position):
     if text is None:
         return None
     return parse_snowie_position(text, checkers=sum(start.me))
+
+
+def _orient(sides, before: Position | None, mover: int):
+    """The sides (by player) of a Snowie position stated after ``mover``'s
+    irregular play. Snowie's text says whose point of view its points take
+    (field 4), and GNU Backgammon's import follows it; but some exporters
+    write the point of view of the mover under the other player's number.
+    An irregular play moves the mover's checkers only (the opponent's can
+    only be hit, to the bar): when the opponent's checkers of the position
+    ``before`` fit only the other reading, that one is taken."""
+    def fits(candidate) -> bool:
+        if before is None:
+            return True
+        was, now = before.opp, candidate[1 - mover]
+        hit = sum(was[p] - now[p] for p in range(1, 25))
+        return (all(now[p] <= was[p] for p in range(1, 25)) and now[0] == was[0]
+                and now[25] - was[25] == hit)
+    flipped = (sides[1], sides[0])
+    return flipped if not fits(sides) and fits(flipped) else sides
 
 
 def _marks_hits(match: m.Match) -> bool:
