@@ -59,6 +59,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM110", "notation", WARNING, "a play the record's own program marks invalid"),
     _c("GM111", "notation", INFO, "a turn with no dice (00: ????, or ???? alone): the player did "
                                   "not roll"),
+    _c("GM112", "notation", INFO, "a 0/0 step (a die with no checker left to move) is read as "
+                                  "nothing"),
     # checker play
     _c("GM201", "play", ERROR, "the opening roll is a double"),
     _c("GM202", "play", ERROR, "a step of a distance no die shows"),
@@ -500,6 +502,7 @@ MESSAGES.update({
                     "game is not checked",
     "GM111": "{action}: {player} did not roll (the record writes no dice as 00); the game ends "
              "here",
+    "GM112": "{play}: the step 0/0 (a die with no checker left to move) is read as nothing",
     "GM111.no-dice": "{action}: {player} did not roll; the cell is read as giving up the game",
     "GM107": "{play}: there is no point {point} (points run from 1 to 24, with 25 or bar for "
              "the bar and 0 or off for borne off)",

@@ -135,6 +135,44 @@ def test_impossible_wins_stay_errors():
     assert codes(report, "error") == ["GM405"]
 
 
+# -- other producers' spellings (choue.net, OpenGammon, Foxamon) -------------------------
+
+def test_other_resignation_spellings_and_a_double_arrow():
+    text = HEAD.format(length=5) + game(1, (0, 0), (
+        "  1) 31: 8/5 6/5                 62: 24/18 13/11\n"
+        "  2)  Doubles ==> 2              Takes\n"
+        "  3)  Resign gammon              Wins 4 points\n")) + game(2, (0, 4), (
+        "  1) 31: 8/5 6/5                 62: 24/18 13/11\n"
+        "  2)                             Resigned Game\n"
+        "                                  Wins 1 point and the match\n"))
+    match, report = report_of(text)
+    assert codes(report, "error", "warning") == []
+    assert match.games[0].actions[2].value == 2
+    assert [a.word for g in match.games for a in g.actions if isinstance(a, m.Resign)] == [
+        "Resign gammon", "Resigned Game"]
+    # "Resigned Game" stands in the winner's column: no GM406.resigned
+    assert [(g.winner, g.points) for g in report.games] == [(1, 4), (1, 1)]
+    round_trips(text)
+
+
+def test_a_zero_zero_step_is_a_die_with_nothing_left_to_move():
+    """``21: 2/off 0/0``: the last checker is off with the 2; the 1 has no
+    checker to move. Read as nothing, with an info (as a step from off it
+    would be GM108)."""
+    bear = snowie(Position.from_points({2: 1, 0: 14}, {24: 2, 0: 13}), 0)
+    text = HEAD.format(length=5) + game(1, (0, 0), (
+        "  1) 31: 8/5 6/5                 62: 24/18 13/11\n"
+        f"  2) 11: Illegal play ({bear})\n"
+        "  3)                             21: 24/22 22/21\n"
+        "  4) 21: 2/off 0/0\n"
+        "      Wins 1 point\n"))
+    _m, report = report_of(text)
+    assert codes(report, "error") == []
+    [d] = [d for d in report.diagnostics if d.code == "GM112"]
+    assert d.severity == "info" and d.line == 8
+    assert report.games[0].ended.value == "single"
+
+
 # -- records that start in the middle of a match ---------------------------------
 
 MID_MATCH = HEAD.format(length=7) + game(1, (4, 3), (

@@ -429,6 +429,11 @@ class _GameReplay:
         pos = self.pos
         moves = a.movements()
         text = a.play_text()
+        if (0, 0) in moves:
+            # "21: 2/off 0/0" (OpenGammon, Foxamon): the die with no checker
+            # left to move, written as a step from off to off
+            moves = tuple(mv for mv in moves if mv != (0, 0))
+            self.report("GM112", "GM112", {"play": text}, a, dice=a.dice, play=text)
         # a point the board has not, or a step from off: nothing can replay it
         unplayable = _off_the_board(a, moves)
         if unplayable is not None:
@@ -626,7 +631,9 @@ class _GameReplay:
         self.record(a)
         self.unplayed_roll = None
         self.calm()
-        self.resigning = a.player
+        # "Resigned Game" (OpenGammon) stands in the winner's column: it
+        # does not say who gave up (the Wins line does)
+        self.resigning = None if a.word[:8].lower() == "resigned" else a.player
         if a.word[:1] == "?":   # "????" with no dice: did not roll
             self.report("GM111", "GM111.no-dice", {"action": a.text(),
                                                    "player": self.name(a.player)}, a)

@@ -257,7 +257,8 @@ def _game_of(match: m.Match, action: m.ActionType) -> int | None:
 # What the grammar reads as an unplayed roll's and an Illegal play marker's
 # text (ROLL_UNKNOWN, ROLL_ILLEGAL): other texts are written as these.
 _UNPLAYED = re.compile(r"\?{2,}|(?:Concedes?|Resigns?)", re.I)
-_RESIGN_WORD = re.compile(r"(?:Resigns?|Concedes?)|\?{2,}", re.I)
+_RESIGN_WORD = re.compile(r"(?:Resigned[ \t]+(?:Game|Match)|Resign[ \t]+(?:single|normal|gammon|"
+                          r"backgammon)|Resigns?|Concedes?)|\?{2,}", re.I)
 # an Illegal play cell that ends with its position: the next cell may follow
 _ILLEGAL_CLOSED = re.compile(r"Illegal[ \t]+play[ \t]*\([^()\n]*\)", re.I)
 _ILLEGAL = re.compile(r"Illegal[ \t]+play[^\n\r]*(?<![ \t])", re.I)
