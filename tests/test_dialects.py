@@ -287,7 +287,7 @@ def snowie(after: Position, turn: int, names=("Ann", "Bob")) -> str:
     mine, theirs = after.me, after.opp
     points = [str(mine[p] if mine[p] else -theirs[25 - p]) for p in range(1, 25)]
     return ";".join(["5", "0", "0", "0", str(turn), names[turn], names[1 - turn], "0", "0", "0",
-                     "1", "0", str(mine[25]), *points, str(theirs[25]), "0", "0"])
+                     "1", "0", str(-theirs[25]), *points, str(mine[25]), "0", "0"])
 
 
 def _illegal_example() -> tuple[str, Position]:
@@ -331,6 +331,47 @@ def test_an_illegal_play_cell_whose_point_of_view_is_the_movers_is_read_alike():
     [kept] = [r for r in validate_match(match, keep_records=True).games[0].records
               if isinstance(r.action, m.Play) and r.action.player == 1]
     assert kept.position == after.swapped()
+
+
+def _illegal_hit_example(turn_field: int | None = None) -> tuple[str, Position]:
+    """Ann plays 13/7* with 4-3 (six pips), hitting Bob's blot: Bob's
+    checker is on the bar in the stated position, and he enters next."""
+    before = start_position()
+    before, _h = apply_steps_as_written(before, [(8, 5), (6, 5)])
+    bob, _h = apply_steps_as_written(before.swapped(), [(24, 18), (13, 11)])
+    after, _h = apply_steps_as_written(bob.swapped(), [(13, 7)])
+    assert after.opp[25] == 1
+    text = snowie(after.swapped(), 1)
+    if turn_field is not None:   # eXtreme Gammon's way: field 4 is 0, Bob's name first
+        fields = text.split(";")
+        fields[4] = str(turn_field)
+        text = ";".join(fields)
+    record = HEAD.format(length=5) + game(1, (0, 0), (
+        "  1) 31: 8/5 6/5                 62: 24/18 13/11\n"
+        f"  2) 43: Illegal play ({text})\n"
+        "  3)                             64: bar/21 13/7\n"))
+    return record, after
+
+
+def test_an_illegal_play_that_hits_puts_the_checker_on_the_bar():
+    for variant in (None, 0):
+        text, after = _illegal_hit_example(variant)
+        match, report = report_of(text)
+        assert codes(report, "error") == [], variant
+        [kept] = [r for r in validate_match(match, keep_records=True).games[0].records
+                  if isinstance(r.action, m.Play) and r.action.player == 1 and
+                  r.action.move_number == 3]
+        assert kept.position == after.swapped(), variant
+
+
+@pytest.mark.gnubg
+def test_the_bars_of_an_illegal_play_position_are_read_as_gnubg_reads_them(tmp_path):
+    text, _after = _illegal_hit_example()
+    boards = [board for _action, board in _gnubg_boards(tmp_path, text) if board]
+    from gamao_cli.replay.snapshots import snapshots
+    [match] = read_matches(text)
+    ours = [s.position_id for s in snapshots(match) if s.action.move_number == 3]
+    assert boards[-1] == ours[0]
 
 
 def test_an_illegal_play_cell_round_trips():

@@ -1,12 +1,14 @@
 """Snowie's text position (the ``.txt`` position format), as a match file's
 ``Illegal play (...)`` cell states it.
 
-Snowie writes an irregular play in a match file as ``31: Illegal play
-(...)``, with the position after it in parentheses in its text position
-format; GNU Backgammon's match-file import reads the parenthesised text as
-such a position and sets the board from it (``import.c``: ``ParseMatMove``,
-``ParseSnowieTxt``). The format is one line of 40 fields separated by
-semicolons:
+Snowie (and eXtreme Gammon's text export, and sites that reuse it) writes
+an irregular play in a match file as ``31: Illegal play (...)``, with the
+position after it in parentheses in Snowie's text position format; GNU
+Backgammon's match-file import reads the parenthesised text as such a
+position and sets the board from it (``import.c``: ``ParseMatMove``,
+``ParseSnowieTxt``), and the game goes on from it. The format is one line of
+40 fields separated by semicolons; "the first player" is the one whose
+point of view the points take (his checkers positive):
 
 ====== =====================================================================
 field  meaning
@@ -14,18 +16,24 @@ field  meaning
 0      match length (0: money)
 1      1 if the Jacoby rule is on
 2, 3   unknown (0; field 3 is 1 in money sessions)
-4      the player on roll: 0 the first player (the left column), 1 the second
-5, 6   the names of the player on roll and of the other
+4      which player the first is: 0 the left column, 1 the right (Snowie's
+       "player on roll"; eXtreme Gammon's exports write 0)
+5, 6   the names of the first player and of the other
 7      1 in the Crawford game
-8, 9   the scores of the player on roll and of the other
+8, 9   the scores of the first player and of the other
 10     the cube value
-11     the cube owner: 1 the player on roll, 0 nobody, -1 the other
-12     the checkers of the player on roll on the bar
-13-36  points 1 to 24 in the numbering of the player on roll: the checkers
-       there, positive for the player on roll, negative for the other
-37     the other player's checkers on the bar
-38, 39 the dice (0 and 0: not rolled)
+11     the cube owner: 1 the first player, 0 nobody, -1 the other
+12     the other player's checkers on the bar (written negative or not)
+13-36  points 1 to 24 in the numbering of the first player: the checkers
+       there, positive for the first player, negative for the other
+37     the first player's checkers on the bar
+38, 39 dice (0 and 0: none; eXtreme Gammon writes the next roll's)
 ====== =====================================================================
+
+(GNU Backgammon's comments name field 12 the bar of the player on roll, but
+its code, and eXtreme Gammon's files, give it to the other player.) A
+record's names say better than field 4 who the first player is: see
+:func:`gamao_cli.replay.replay._orient`.
 
 >>> fields = "0;0;0;1;1;Bob;Ann;0;0;0;1;0;0;" + ";".join(
 ...     ["-2", "0", "0", "0", "0", "5", "0", "3", "0", "0", "0", "-5",
@@ -50,6 +58,8 @@ class SnowiePosition:
 
     length: int
     turn: int
+    #: field 5: the name of the first player, as written
+    first_name: str
     names: tuple[str, str]
     crawford: bool
     scores: tuple[int, int]
@@ -78,8 +88,8 @@ def parse_snowie_position(text: str, checkers: int = 15) -> SnowiePosition | Non
         return None
     mine = [0] * 26
     theirs = [0] * 26
-    mine[25] = abs(n[12])
-    theirs[25] = abs(n[37])
+    mine[25] = abs(n[37])
+    theirs[25] = abs(n[12])
     for point in range(1, 25):
         count = n[12 + point]
         if count > 0:
@@ -97,7 +107,7 @@ def parse_snowie_position(text: str, checkers: int = 15) -> SnowiePosition | Non
     by_player = (tuple(mine), tuple(theirs)) if turn == 0 else (tuple(theirs), tuple(mine))
     names = (fields[5], fields[6]) if turn == 0 else (fields[6], fields[5])
     scores = (n[8], n[9]) if turn == 0 else (n[9], n[8])
-    return SnowiePosition(length=n[0], turn=turn, names=names, crawford=bool(n[7]),
+    return SnowiePosition(length=n[0], turn=turn, first_name=fields[5], names=names, crawford=bool(n[7]),
                           scores=scores, cube=n[10], cube_owner=owner, sides=by_player,
                           dice=(n[38], n[39]))
 

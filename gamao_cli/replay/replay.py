@@ -665,7 +665,7 @@ class _GameReplay:
             self.cannot_replay(a, "GM215.marker")
             self.end_turn(None)
             return
-        sides = _orient(stated.sides, self.pos, a.player)
+        sides = _orient(stated, self.pos, a.player, self.v.names)
         after = Position(sides[a.player], sides[1 - a.player])
         self.report("GM110", "GM110.snowie", {"action": a.text(), "player": self.name(a.player),
                                               "d1": a.dice[0], "d2": a.dice[1]},
@@ -1025,14 +1025,17 @@ def _snowie_position(written: str, start: Position):
     return parse_snowie_position(text, checkers=sum(start.me))
 
 
-def _orient(sides, before: Position | None, mover: int):
+def _orient(stated, before: Position | None, mover: int, names: tuple[str, str]):
     """The sides (by player) of a Snowie position stated after ``mover``'s
     irregular play. Snowie's text says whose point of view its points take
-    (field 4), and GNU Backgammon's import follows it; but some exporters
-    write the point of view of the mover under the other player's number.
-    An irregular play moves the mover's checkers only (the opponent's can
-    only be hit, to the bar): when the opponent's checkers of the position
-    ``before`` fit only the other reading, that one is taken."""
+    (field 4), and GNU Backgammon's import follows it; but exporters write
+    field 4 otherwise (eXtreme Gammon always 0, some the mover's point of
+    view under the other player's number). So: an irregular play moves the
+    mover's checkers only (the opponent's can only be hit, to the bar), and
+    when the opponent's checkers of the position ``before`` fit only one
+    reading, that one is taken; else the first name of the text (field 5),
+    when it is one player's name of the record; else field 4."""
+    sides = stated.sides
     def fits(candidate) -> bool:
         if before is None:
             return True
@@ -1041,7 +1044,13 @@ def _orient(sides, before: Position | None, mover: int):
         return (all(now[p] <= was[p] for p in range(1, 25)) and now[0] == was[0]
                 and now[25] - was[25] == hit)
     flipped = (sides[1], sides[0])
-    return flipped if not fits(sides) and fits(flipped) else sides
+    as_written, other = fits(sides), fits(flipped)
+    if as_written != other:
+        return sides if as_written else flipped
+    first = stated.first_name.strip()
+    if first and names[0] != names[1] and first in names:
+        return sides if names.index(first) == stated.turn else flipped
+    return sides
 
 
 def _marks_hits(match: m.Match) -> bool:
