@@ -274,6 +274,21 @@ def test_a_lone_wrong_score_line_is_still_an_error():
     assert report.final_score == (0, 3)
 
 
+def test_a_score_line_that_counts_a_wrong_wins_line_is_no_gap():
+    """Game 2's Wins line says 2 where the rules give 1 (GM401): the score
+    lines that count its 2 are wrong (GM402), not games left out."""
+    text = _three_games(2, 3, (2, 1)).replace(
+        "  1) 42: 8/4 6/4                 61: 13/7 8/7\n"
+        "  2)  Concedes                   Wins 1 point\n",
+        "  1) 42: 8/4 6/4                 61: 13/7 8/7\n"
+        "  2)  Doubles => 2               Drops\n"
+        "      Wins 2 points\n")
+    assert "Drops" in text
+    _m, report = report_of(text)
+    assert "GM413" not in codes(report, "info")
+    assert sorted(codes(report, "error")) == ["GM401", "GM402", "GM402"]
+
+
 def test_a_score_line_behind_the_running_score_is_an_error():
     _m, report = report_of(_three_games(2, 5, (0, 0)))
     assert "GM402" in codes(report, "error")

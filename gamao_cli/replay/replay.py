@@ -948,6 +948,16 @@ class _MatchValidator:
         length = self.match.length
         if length and max(stated) >= length:
             return None
+        games = self.report_obj.games
+        prev = games[-1] if games else None
+        if prev is not None and prev.winner is not None and prev.stated_points is not None \
+                and prev.points is not None and prev.stated_points != prev.points:
+            # the previous game's Wins line disagrees with the rules (an error
+            # of its own): a score line that counts it is no gap
+            alt = list(running)
+            alt[prev.winner] += prev.stated_points - prev.points
+            if tuple(alt) == stated:
+                return None
         return stated
 
     def missing_games(self, game: m.Game, previous: int) -> bool:
