@@ -306,7 +306,10 @@ class _GameReplay:
                         break
                     new = pos
                 else:
-                    res = self.resolver.resolve_play(pos, x.movements(), d1, d2)
+                    try:
+                        res = self.resolver.resolve_play(pos, x.movements(), d1, d2)
+                    except ValueError:   # a point off the board (GM107, GM108)
+                        break
                     if not res.legal:
                         break
                     new = res.position
@@ -429,9 +432,10 @@ class _GameReplay:
         pos = self.pos
         moves = a.movements()
         text = a.play_text()
-        if (0, 0) in moves:
+        if (0, 0) in moves and any(mv != (0, 0) for mv in moves):
             # "21: 2/off 0/0" (OpenGammon, Foxamon): the die with no checker
-            # left to move, written as a step from off to off
+            # left to move, written as a step from off to off (beside a
+            # real step: a play of nothing but 0/0 stays GM108)
             moves = tuple(mv for mv in moves if mv != (0, 0))
             self.report("GM112", "GM112", {"play": text}, a, dice=a.dice, play=text)
         # a point the board has not, or a step from off: nothing can replay it
