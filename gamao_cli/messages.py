@@ -61,6 +61,10 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM108", "notation", ERROR, "a step that starts from off (a borne-off checker never moves)"),
     _c("GM109", "notation", ERROR, "the position the record states differs from the replay's"),
     _c("GM110", "notation", WARNING, "a play the record's own program marks invalid"),
+    _c("GM111", "notation", INFO, "a turn with no dice (00: ????, or ???? alone): the player did "
+                                  "not roll"),
+    _c("GM112", "notation", INFO, "a 0/0 step (a die with no checker left to move) is read as "
+                                  "nothing"),
     # checker play
     _c("GM201", "play", ERROR, "the opening roll is a double"),
     _c("GM202", "play", ERROR, "a step of a distance no die shows"),
@@ -77,6 +81,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM213", "play", ERROR, "a player rolls out of turn"),
     _c("GM214", "play", ERROR, "an action after the game has ended"),
     _c("GM215", "play", WARNING, "the rest of the game cannot be replayed"),
+    _c("GM218", "play", WARNING, "a forced play the record leaves out (the only legal play; "
+                                 "replayed)"),
     # the cube
     _c("GM301", "cube", ERROR, "a double by a player who does not own the cube"),
     _c("GM302", "cube", ERROR, "a double in the Crawford game"),
@@ -99,6 +105,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM410", "score", INFO, "the record stops before the match is decided"),
     _c("GM411", "score", INFO, "the deciding game's points are capped (points needed or match length)"),
     _c("GM412", "score", INFO, "a player gives up the whole match"),
+    _c("GM413", "score", INFO, "the record starts in the middle of the match, or games are "
+                               "missing between its score lines"),
     # conversion notes: what a target format cannot hold as it stands
     _c("GM501", "conversion", WARNING, "a player name a .mat score line cannot hold as it is"),
     _c("GM502", "conversion", WARNING, "cells GNU Backgammon does not read are kept"),
@@ -155,6 +163,8 @@ MESSAGES: dict[str, str] = {
     "GM109": "{cell}: the record states the position {stated} before this action, but the "
              "replay reaches {replayed}",
     "GM110": "{cell}: eXtreme Gammon marks this play invalid",
+    "GM110.snowie": "{action}: the record marks {player}'s play with {d1}-{d2} illegal and "
+                    "states the position after it; the replay goes on from that position",
     # SGF (the writer's notes start with where they are: a match, a game)
     "where.match": "match {match}: ",
     "where.game": "game {game}: ",
@@ -587,6 +597,16 @@ MESSAGES.update({
              "one ({higher})",
     "GM212": "{player} rolled {d1}-{d2} and played nothing, but a legal play exists and the "
              "game goes on",
+    "GM212.reconstructed": "{player} rolled {d1}-{d2} and played nothing, but a legal play "
+                           "exists and the game goes on; the replay goes on as if {play} was "
+                           "played: of the legal plays, only after it do the next {plays} "
+                           "plays of the record replay as legal",
+    "GM212.not-reconstructed": "{player} rolled {d1}-{d2} and played nothing, but a legal play "
+                               "exists and the game goes on; no legal play fits the plays that "
+                               "follow better than the others, so the replay goes on from the "
+                               "position before the roll",
+    "GM218": "{player} rolled {d1}-{d2} and the record writes no play, but {play} was the only "
+             "legal play: the replay plays it",
     "GM213": "{player} rolls, but it is {turn}'s turn",
     "GM214": "{action}: the game has already ended",
     "GM214.result": "{action}: the game's result was already given",
@@ -594,6 +614,10 @@ MESSAGES.update({
              "used",
     "GM215.marker": "{action}: the record sets a position gamao cannot replay; the rest of the "
                     "game is not checked",
+    "GM111": "{action}: {player} did not roll (the record writes no dice as 00); the game ends "
+             "here",
+    "GM112": "{play}: the step 0/0 (a die with no checker left to move) is read as nothing",
+    "GM111.no-dice": "{action}: {player} did not roll; the cell is read as giving up the game",
     "GM107": "{play}: there is no point {point} (points run from 1 to 24, with 25 or bar for "
              "the bar and 0 or off for borne off)",
     "GM108": "{play}: a step starts from off (0): a checker borne off never moves again",
@@ -648,6 +672,28 @@ MESSAGES.update({
                     "({points}); the match result is the same",
     "GM412": "{action}: more than a resignation can win with the cube at {cube}; {loser} gave up "
              "the match",
+    "GM413": "the record starts at {score0}-{score1}, in the middle of the match: its score lines "
+             "and the final score count from there",
+    "GM413.gap": "game {game} starts at {score0}-{score1}, but the games before make it "
+                 "{running0}-{running1}: games {first} to {last} are not in the record, and the "
+                 "score counts on from this score line",
+    "GM413.gap-one": "game {game} starts at {score0}-{score1}, but the games before make it "
+                     "{running0}-{running1}: game {first} is not in the record, and the score "
+                     "counts on from this score line",
+    "GM413.gap-unnumbered": "game {game} starts at {score0}-{score1}, but the games before make "
+                            "it {running0}-{running1}: games are missing from the record before "
+                            "it (the next score line agrees with this one), and the score counts "
+                            "on from this score line",
+    # gamao position: a move with no board
+    "position.no-board": "no board to show: the record's plays, replayed as written, leave "
+                         "checkers of both players on {player}'s point {point}, which no board "
+                         "or ID can hold",
+    "position.no-board.after": "no board to show: the record's plays, replayed as written, "
+                               "leave checkers of both players on {player}'s point {point}, "
+                               "which no board or ID can hold; it follows {code} at line "
+                               "{line}: {message}",
+    "position.replay-stopped": "no board to show: the replay of the game stops before this "
+                               "move ({code} at line {line}: {message})",
     # gamao itself failing on a file (replay/check.py; convert, summary, export)
     "GM008.internal": "internal error while {where} this file ({error}); this is a bug in "
                       "gamao: please report it with the file (GAMAO_DEBUG=1 shows the traceback)",

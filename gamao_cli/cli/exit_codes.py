@@ -67,8 +67,9 @@ MEANINGS: dict[str, dict[int, str]] = {
     "position": {
         OK: "the board was printed",
         USAGE: "usage error, a file that could not be read, is not a match file or holds no "
-               "match, a game or move the file does not have, an ID that cannot be read, or "
-               "an output (standard output or -o) that cannot be written",
+               "match, a game or move the file does not have, a move whose position the "
+               "record's illegal plays leave impossible (it says why), an ID that cannot be "
+               "read, or an output (standard output or -o) that cannot be written",
         INTERNAL: _INTERNAL,
         INTERRUPTED: _INTERRUPTED,
     },

@@ -130,6 +130,11 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
     found = [s for s in in_game if s.action.move_number == move
              and (side is None or s.action.player == side)]
     if not found:
+        stopped = _replay_stopped(match, game, move, side)
+        if stopped is not None:
+            click.echo("gamao: " + _("{name}: game {game}, move {move}: {why}").format(
+                name=name, game=game, move=move, why=stopped), err=True)
+            sys.exit(exit_codes.USAGE)
         moves = [s.action.move_number for s in in_game if s.action.move_number is not None
                  and (side is None or s.action.player == side)]
         there = (_("its moves are {numbers}").format(numbers=_numbers(moves)) if moves
@@ -144,6 +149,11 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
                    err=True)
         sys.exit(exit_codes.USAGE)
     snap = found[0]
+    why = _no_board(snap, match)
+    if why is not None:
+        click.echo("gamao: " + _("{name}: game {game}, move {move}: {why}").format(
+            name=name, game=game, move=move, why=why), err=True)
+        sys.exit(exit_codes.USAGE)
     names = tuple(n or _("player {number}").format(number=i + 1)
                   for i, n in enumerate(match.players))
     if fmt == "svg":
@@ -154,6 +164,48 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
     emit(_("{name}: game {game}, move {move}: {who} to act ({action})").format(
         name=name, game=game, move=move, who=who, action=snap.action.text()) + "\n"
         + snapshot_board(snap, names) + f"\nXGID={snap.xgid.split('=', 1)[1]}")
+
+
+def _replay_stopped(match, game: int, move: int, side: int | None) -> str | None:
+    """Why a move the record has has no position: the replay of its game
+    stopped before it (GM215, with the diagnostic that says why); None when
+    the record has no such move."""
+    from gamao_cli.messages import render
+    from gamao_cli.replay.replay import validate_match
+    actions = [a for g in match.games if g.number == game for a in g.actions
+               if a.move_number == move and (side is None or a.player == side)]
+    if not actions:
+        return None
+    stops = [d for d in validate_match(match).diagnostics
+             if d.code == "GM215" and d.game == game and d.line is not None]
+    if not stops:
+        return None
+    d = stops[0]
+    return render("position.replay-stopped", {"code": d.code, "line": d.line,
+                                              "message": d.message})
+
+
+def _no_board(snap, match) -> str | None:
+    """Why the position before ``snap``'s action has no board (None when it
+    has one): an illegal play the replay applied as written can leave
+    checkers of both players on one point, which no board or ID can hold."""
+    from gamao_cli.messages import render
+    pos = snap.position
+    shared = [p for p in range(1, 25) if pos.me[p] and pos.opp[25 - p]]
+    if not shared:
+        return None
+    from gamao_cli.replay.replay import validate_match
+    action = snap.action
+    errors = [d for d in validate_match(match).diagnostics
+              if d.severity == "error" and d.game == snap.game and d.line is not None
+              and (d.line, d.column or 0) < (action.line, action.column)]
+    fields = {"point": shared[0], "player": match.players[snap.state.on_roll] or
+              render("player.left" if snap.state.on_roll == 0 else "player.right", {})}
+    if not errors:
+        return render("position.no-board", fields)
+    d = errors[-1]
+    return render("position.no-board.after", {**fields, "code": d.code, "line": d.line,
+                                              "message": d.message})
 
 
 class _Output:

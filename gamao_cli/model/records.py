@@ -284,13 +284,25 @@ class Dance(Action):
 
 @dataclass(slots=True)
 class UnplayedRoll(Action):
-    """``61: ????``: a roll that was never played (resignation, time loss)."""
+    """``61: ????``: a roll that was never played (resignation, time loss).
+
+    ``written`` is what stands after the dice: ``????`` (XG, Backgammon
+    Studio), or ``Concedes`` / ``Resigns`` (Backgammon Studio: the player
+    rolled, then resigned). Dice ``00`` (``00: ????``, Backgammon Studio) say
+    the player did not roll at all."""
 
     dice: tuple[int, int]
     written: str = field(default="????", compare=False)
 
     def text(self) -> str:
         return f"{dice_text(self.dice)} {self.written}"
+
+    @property
+    def resigns(self) -> bool:
+        """Whether the record says the player resigned (``Concedes``,
+        ``Resigns``), rather than leaving it open (``????``: a resignation
+        or a loss on time)."""
+        return self.written[:1] not in ("?", "")
 
 
 @dataclass(slots=True)
@@ -355,10 +367,19 @@ class Loss(Action):
 
 @dataclass(slots=True)
 class Resign(Action):
-    """``Resigns`` (HedgeHog and others): the player gives up the game."""
+    """A resignation cell: the player gives up the game. ``word`` is its
+    spelling: ``Resigns`` (HedgeHog and others), ``Concedes`` (Backgammon
+    Studio, eXtreme Gammon), or ``????`` without dice (the player did not
+    roll). The spelling does not take part in equality.
+
+    (A roll followed by a resignation, ``62: Concedes``, is an
+    :class:`UnplayedRoll` whose ``written`` is the word.)
+    """
+
+    word: str = field(default="Resigns", compare=False)
 
     def text(self) -> str:
-        return "Resigns"
+        return self.word
 
 
 ActionType = Union[Play, Dance, UnplayedRoll, IllegalPlayMarker, Double, Take, Drop, Win, Loss, Resign]

@@ -114,6 +114,9 @@ class MatchReport(SeverityCounts):
     final_score: tuple[int, int] = (0, 0)
     winner: int | None = None
     plays: int = 0
+    #: the score the record starts from: (0, 0), or the first score line's
+    #: when the record starts in the middle of a match (GM413)
+    start_score: tuple[int, int] = (0, 0)
 
 
 Fields = dict[str, Any]
@@ -146,6 +149,8 @@ class _GameReplay:
         self.resigning: int | None = None
         self.unplayed_roll: m.ActionType | None = None
         self._unplayed_alternatives: list[str] = []
+        # the position before the roll left unplayed, seen by its roller
+        self._unplayed_pos: Position | None = None
         self.win: m.Win | None = None
         self.keep = keep_records
         # nothing stands in the way of the fast path (see calm())
@@ -226,15 +231,98 @@ class _GameReplay:
             self.report("GM214", "GM214", {"action": action.text()}, action)
         return True
 
-    def check_unplayed_roll(self) -> None:
-        """A roll with no play, while a play existed, must end the game."""
-        if self.unplayed_roll is not None:
-            a = self.unplayed_roll
-            self.unplayed_roll = None
+    def check_unplayed_roll(self, next_action: m.ActionType | None = None) -> None:
+        """A roll with no play, while a play existed, must end the game. When
+        the game goes on (``next_action`` follows), the record left the play
+        out: the only legal play is a forced play the record did not write
+        (GM218, a warning; GNU Backgammon plays it in), and the replay plays
+        it; with several, it is an error (GM212) and the replay goes on
+        from the legal play the plays that follow single out, if one does."""
+        if self.unplayed_roll is None:
+            return
+        a = self.unplayed_roll
+        before = self._unplayed_pos
+        self.unplayed_roll = None
+        self._unplayed_pos = None
+        self.calm()
+        d1, d2 = a.dice
+        fields: Fields = {"player": self.name(a.player), "d1": d1, "d2": d2}
+        plays = self.resolver.legal_plays(before, d1, d2) if before is not None else {}
+        if len(plays) == 1:
+            [(after, steps)] = plays.items()
+            if not steps:   # no legal play after all: nothing was left out
+                return
+            text = format_steps(steps)
+            self.report("GM218", "GM218", {**fields, "play": text}, a, dice=a.dice, play=text)
+            self.reconstruct(a, after)
+            return
+        best = self.best_reconstruction(a, plays, next_action) if next_action is not None \
+            else None
+        if best is None:
+            self.report("GM212", "GM212" if next_action is None else "GM212.not-reconstructed",
+                        fields, a, dice=a.dice, legal=self._unplayed_alternatives)
+            return
+        after, steps, count = best
+        text = format_steps(steps)
+        self.report("GM212", "GM212.reconstructed", {**fields, "play": text, "plays": count}, a,
+                    dice=a.dice, play=text, legal=self._unplayed_alternatives)
+        self.reconstruct(a, after)
+
+    def reconstruct(self, a: m.ActionType, after: Position) -> None:
+        """Go on as if ``a``'s roller had reached ``after`` (seen by them):
+        the roll's turn is over, the opponent is on roll."""
+        self.pos = after.swapped()
+        if board.game_over(after):
+            self.end = (a.player, board.outcome_of(after))
             self.calm()
-            self.report("GM212", "GM212", {"player": self.name(a.player), "d1": a.dice[0],
-                                           "d2": a.dice[1]},
-                        a, dice=a.dice, legal=self._unplayed_alternatives)
+
+    #: How many of the plays after a roll left unplayed are replayed to
+    #: find which legal play the record's later plays presuppose.
+    LOOKAHEAD = 6
+
+    def best_reconstruction(self, a: m.ActionType, plays: dict, next_action: m.ActionType
+                            ) -> tuple[Position, tuple, int] | None:
+        """Of the legal ``plays`` of the roll ``a`` left unplayed, the one
+        after which the record's next plays (up to :attr:`LOOKAHEAD`) replay
+        as legal the longest, with how many; None when no single one does
+        better than all the others."""
+        actions = self.game.actions
+        at = next((i for i, x in enumerate(actions) if x is next_action), None)
+        if at is None:
+            return None
+        later = [x for x in actions[at:] if x.__class__ in (m.Play, m.Dance)][:self.LOOKAHEAD]
+        scored = []
+        for after, steps in plays.items():
+            pos = after.swapped()
+            player = 1 - a.player
+            count = 0
+            for x in later:
+                if x.player != player:
+                    break
+                d1, d2 = x.dice
+                if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+                    break
+                if x.__class__ is m.Dance:
+                    if board.die_playable(pos, d1) or board.die_playable(pos, d2):
+                        break
+                    new = pos
+                else:
+                    try:
+                        res = self.resolver.resolve_play(pos, x.movements(), d1, d2)
+                    except ValueError:   # a point off the board (GM107, GM108)
+                        break
+                    if not res.legal:
+                        break
+                    new = res.position
+                count += 1
+                pos = new.swapped()
+                player = 1 - player
+            scored.append((count, after, steps))
+        scored.sort(key=lambda t: -t[0])
+        if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+            return None
+        count, after, steps = scored[0]
+        return after, steps, count
 
     def begin_turn(self, action: m.Action, dice: tuple[int, int] | None) -> None:
         """Settle whose turn it is before a roll (and any offer left waiting)."""
@@ -327,7 +415,7 @@ class _GameReplay:
     def play_in_full(self, a: m.Play) -> None:
         if self.after_end(a):
             return
-        self.check_unplayed_roll()
+        self.check_unplayed_roll(a)
         d1, d2 = a.dice
         self.begin_turn(a, a.dice)
         self.moves += 1
@@ -345,6 +433,12 @@ class _GameReplay:
         pos = self.pos
         moves = a.movements()
         text = a.play_text()
+        if (0, 0) in moves and any(mv != (0, 0) for mv in moves):
+            # "21: 2/off 0/0" (OpenGammon, Foxamon): the die with no checker
+            # left to move, written as a step from off to off (beside a
+            # real step: a play of nothing but 0/0 stays GM108)
+            moves = tuple(mv for mv in moves if mv != (0, 0))
+            self.report("GM112", "GM112", {"play": text}, a, dice=a.dice, play=text)
         # a point the board has not, or a step from off: nothing can replay it
         unplayable = _off_the_board(a, moves)
         if unplayable is not None:
@@ -429,31 +523,49 @@ class _GameReplay:
                             play=text)
 
     def dance(self, a: m.Dance | m.UnplayedRoll) -> None:
-        if isinstance(a, m.UnplayedRoll) and self.ended():
-            return  # Backgammon Studio: a roll never played because the game ended
+        if isinstance(a, m.UnplayedRoll):
+            if self.ended():
+                return  # Backgammon Studio: a roll never played because the game ended
+            if a.dice == (0, 0):
+                return self.no_roll(a)
         if self.after_end(a):
             return
-        self.check_unplayed_roll()
+        self.check_unplayed_roll(a)
         d1, d2 = a.dice
         self.begin_turn(a, a.dice)
         self.record(a, ())
         pos = self.pos
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             self.report("GM101", "GM101", {"d1": d1, "d2": d2}, a, dice=a.dice)
+        elif isinstance(a, m.UnplayedRoll) and a.resigns:
+            # "62: Concedes": rolled, then resigned
+            self.resigning = a.player
         elif not self.broken and pos is not None:
             if isinstance(a, m.UnplayedRoll) or board.die_playable(pos, d1) or (
                     d2 != d1 and board.die_playable(pos, d2)):  # max dice > 0
                 # legal only as "roll, then resign": the game must end next
                 self.unplayed_roll = a
+                self._unplayed_pos = pos
                 self.calm()
                 self._unplayed_alternatives = self.alternatives(pos, d1, d2)
         self.swap_sides()
         self.cube.end_turn()
 
+    def no_roll(self, a: m.UnplayedRoll) -> None:
+        """Backgammon Studio's ``00: ????``: the player on roll gave up (or
+        lost on time) before rolling; the Wins line that follows says which."""
+        if self.after_end(a):
+            return
+        self.check_unplayed_roll(a)
+        self.begin_turn(a, None)
+        self.record(a, ())
+        self.report("GM111", "GM111", {"action": a.text(), "player": self.name(a.player)}, a)
+        self.resigning = a.player
+
     def double(self, a: m.Double) -> None:
         if self.after_end(a):
             return
-        self.check_unplayed_roll()
+        self.check_unplayed_roll(a)
         if a.kind != "double":
             return self.redouble(a)
         self.record(a)
@@ -524,7 +636,12 @@ class _GameReplay:
         self.record(a)
         self.unplayed_roll = None
         self.calm()
-        self.resigning = a.player
+        # "Resigned Game" (OpenGammon) stands in the winner's column: it
+        # does not say who gave up (the Wins line does)
+        self.resigning = None if a.word[:8].lower() == "resigned" else a.player
+        if a.word[:1] == "?":   # "????" with no dice: did not roll
+            self.report("GM111", "GM111.no-dice", {"action": a.text(),
+                                                   "player": self.name(a.player)}, a)
 
     def win_line(self, a: m.Win) -> None:
         if self.win is not None:
@@ -537,13 +654,41 @@ class _GameReplay:
         self.calm()
 
     def illegal_play_marker(self, a: m.IllegalPlayMarker) -> None:
+        """Snowie's ``31: Illegal play (...)``: an irregular play, with the
+        position after it in Snowie's text format (:mod:`gamao_cli.ids.snowie`).
+        The replay goes on from that position (GM110, a warning: the record
+        itself marks the play illegal); a marker that states no position it
+        can read stops the replay of the game (GM215)."""
+        if self.after_end(a):
+            return
+        self.check_unplayed_roll(a)
+        self.begin_turn(a, a.dice)
         self.record(a)
-        self.cannot_replay(a, "GM215.marker")
+        self.moves += 1
+        stated = _snowie_position(a.written, self.start)
+        if stated is None or self.broken:
+            self.cannot_replay(a, "GM215.marker")
+            self.end_turn(None)
+            return
+        sides = _orient(stated, self.pos, a.player, self.v.names)
+        after = Position(sides[a.player], sides[1 - a.player])
+        self.report("GM110", "GM110.snowie", {"action": a.text(), "player": self.name(a.player),
+                                              "d1": a.dice[0], "d2": a.dice[1]},
+                    a, dice=a.dice)
+        if board.game_over(after):
+            self.end = (a.player, board.outcome_of(after))
+            self.calm()
+        self.end_turn(after)
 
     # -- the end of the game ---------------------------------------------
     def finish(self, result: GameResult, last_game: bool) -> None:
         v = self.v
         a = self.win
+        if a is None and self.end is None and self.unplayed_roll is not None and \
+                self.game.actions and self.game.actions[-1] is self.unplayed_roll:
+            # the record stops after the dice of a roll: that is where it
+            # ends (GM410 or GM404 below), not a play left out
+            self.unplayed_roll = None
         self.check_unplayed_roll()
         score = v.score
         cube = self.cube.value
@@ -601,7 +746,10 @@ class _GameReplay:
             result.points = a.points
             return
         valid = (cube, 2 * cube, 3 * cube)
-        unplayed = isinstance(self.last_roll(), m.UnplayedRoll)
+        last = self.last_roll()
+        # a roll never played ("????"): a resignation or a loss on time; one
+        # the record says was conceded ("62: Concedes") is a resignation
+        unplayed = isinstance(last, m.UnplayedRoll) and not last.resigns
         if a.points in valid:
             result.ended = RESIGN
             result.points = a.points
@@ -716,8 +864,13 @@ class _MatchValidator:
         previous_number = 0
         games = match.games
         handlers = self.handlers
+        started = self.start_in_the_middle(games)
         for gi, game in enumerate(games):
-            if game.number != previous_number + 1:
+            skipped = game.number > previous_number + 1 and gi > 0
+            # (a record that starts in the middle of the match may start at
+            # any game number)
+            if game.number != previous_number + 1 and not (gi == 0 and started) and not (
+                    skipped and self.missing_games(game, previous_number)):
                 self.diagnostic("GM104", "GM104", {"game": game.number, "previous": previous_number},
                                 game, game=game.number)
             previous_number = game.number
@@ -725,11 +878,17 @@ class _MatchValidator:
                 self.diagnostic("GM403", "GM403", {"game": game.number, "score0": decided_at[0],
                                                    "score1": decided_at[1]},
                                 game, game=game.number)
-            self.check_score_line(game)
+            if gi > 0 or not started:
+                self.check_score_line(game, games[gi + 1] if gi + 1 < len(games) else None)
             # The Crawford game follows the game in which a player *reached*
             # match point: never the first game (a 1-point match has none).
+            # A record that starts in the middle of a match at match point
+            # starts with the Crawford game, unless that game doubles (then
+            # it is post-Crawford; the record cannot say more).
+            first = gi == 0 and not (started and not any(
+                a.__class__ is m.Double for a in game.actions))
             crawford = board.crawford_game(length, self.score, self.rules.crawford,
-                                           crawford_done, gi == 0)
+                                           crawford_done, first)
             crawford_done = crawford_done or crawford
             result = GameResult(game.number, score_before=(self.score[0], self.score[1]),
                                 crawford=crawford)
@@ -759,9 +918,96 @@ class _MatchValidator:
         rep.diagnostics.sort(key=Diagnostic.sort_key)
         return rep
 
-    def check_score_line(self, game: m.Game) -> None:
+    def start_in_the_middle(self, games: list[m.Game]) -> bool:
+        """A record whose first score line is not 0-0 starts in the middle
+        of the match (a resumed session, a transcription that begins at
+        4-3): its score lines and final score count from there (GM413, an
+        info). A score a match cannot reach (at or beyond its length, or
+        negative) is no start: the score line is checked as any other."""
+        if not games or games[0].score is None:
+            return False
+        sl = games[0].score
+        s0, s1 = sl.scores
+        if s0 is None or s1 is None or (s0, s1) == (0, 0) or min(s0, s1) < 0:
+            return False
+        length = self.match.length
+        if length and max(s0, s1) >= length:
+            return False
+        self.score = [s0, s1]
+        self.report_obj.start_score = (s0, s1)
+        self.diagnostic("GM413", "GM413", {"score0": s0, "score1": s1}, sl,
+                        game=games[0].number)
+        return True
+
+    def _gap(self, game: m.Game) -> tuple[int, int] | None:
+        """The stated score of ``game`` when it is ahead of the running
+        score for both players (games left out can only add points), and
+        not beyond the match; else None."""
+        sl = game.score
+        if sl is None or None in sl.scores:
+            return None
+        stated = (sl.scores[0], sl.scores[1])
+        running = self.score
+        if stated == tuple(running) or stated[0] < running[0] or stated[1] < running[1]:
+            return None
+        length = self.match.length
+        if length and max(stated) >= length:
+            return None
+        games = self.report_obj.games
+        prev = games[-1] if games else None
+        if prev is not None and prev.winner is not None and prev.stated_points is not None \
+                and prev.points is not None and prev.stated_points != prev.points:
+            # the previous game's Wins line disagrees with the rules (an error
+            # of its own): a score line that counts it is no gap
+            alt = list(running)
+            alt[prev.winner] += prev.stated_points - prev.points
+            if tuple(alt) == stated:
+                return None
+        return stated
+
+    def missing_games(self, game: m.Game, previous: int) -> bool:
+        """Games left out of the record, where its numbers skip them: the
+        score line of ``game`` is ahead of the running score, so the
+        record goes on from it (GM413, an info, in place of GM104 and
+        GM402)."""
+        stated = self._gap(game)
+        if stated is None:
+            return False
+        first, last = previous + 1, game.number - 1
+        self.diagnostic("GM413", "GM413.gap" if last > first else "GM413.gap-one",
+                        {"game": game.number, "score0": stated[0], "score1": stated[1],
+                         "running0": self.score[0], "running1": self.score[1],
+                         "first": first, "last": last}, game.score, game=game.number)
+        self.score = list(stated)
+        return True
+
+    @staticmethod
+    def _confirms(game: m.Game, next_game: m.Game, stated: tuple[int, int]) -> bool:
+        """Whether the score line of ``next_game`` agrees with ``stated``,
+        ``game``'s, and the result ``game``'s Wins line states: the score
+        lines agree with themselves, so the gap before ``game`` is games
+        left out, not a wrong score line."""
+        nl = next_game.score
+        wins = game.wins()
+        if nl is None or None in nl.scores or not wins:
+            return False
+        win = wins[0]
+        expected = list(stated)
+        expected[win.player] += win.points
+        return list(nl.scores) == expected
+
+    def check_score_line(self, game: m.Game, next_game: m.Game | None = None) -> None:
         sl = game.score
         if sl is None:
+            return
+        stated = self._gap(game)
+        if stated is not None and next_game is not None and self._confirms(game, next_game,
+                                                                           stated):
+            self.diagnostic("GM413", "GM413.gap-unnumbered",
+                            {"game": game.number, "score0": stated[0], "score1": stated[1],
+                             "running0": self.score[0], "running1": self.score[1]},
+                            sl, game=game.number)
+            self.score = list(stated)
             return
         for player in (0, 1):
             stated = sl.scores[player]
@@ -781,6 +1027,45 @@ def _off_the_board(a: m.Play, moves) -> tuple[str, Fields, m.Step | None] | None
     if any(src == 0 for src, _dst in moves):
         return "GM108", {}, next((st for st in a.moves if 0 in st.points[:-1]), None)
     return None
+
+
+def _snowie_position(written: str, start: Position):
+    """The position an ``Illegal play (...)`` cell states (its sides by
+    player), or None when it states none that can be replayed."""
+    from gamao_cli.ids.snowie import parse_snowie_position, position_text
+
+    text = position_text(written)
+    if text is None:
+        return None
+    return parse_snowie_position(text, checkers=sum(start.me))
+
+
+def _orient(stated, before: Position | None, mover: int, names: tuple[str, str]):
+    """The sides (by player) of a Snowie position stated after ``mover``'s
+    irregular play. Snowie's text says whose point of view its points take
+    (field 4), and GNU Backgammon's import follows it; but exporters write
+    field 4 otherwise (eXtreme Gammon always 0, some the mover's point of
+    view under the other player's number). So: an irregular play moves the
+    mover's checkers only (the opponent's can only be hit, to the bar), and
+    when the opponent's checkers of the position ``before`` fit only one
+    reading, that one is taken; else the first name of the text (field 5),
+    when it is one player's name of the record; else field 4."""
+    sides = stated.sides
+    def fits(candidate) -> bool:
+        if before is None:
+            return True
+        was, now = before.opp, candidate[1 - mover]
+        hit = sum(was[p] - now[p] for p in range(1, 25))
+        return (all(now[p] <= was[p] for p in range(1, 25)) and now[0] == was[0]
+                and now[25] - was[25] == hit)
+    flipped = (sides[1], sides[0])
+    as_written, other = fits(sides), fits(flipped)
+    if as_written != other:
+        return sides if as_written else flipped
+    first = stated.first_name.strip()
+    if first and names[0] != names[1] and first in names:
+        return sides if names.index(first) == stated.turn else flipped
+    return sides
 
 
 def _marks_hits(match: m.Match) -> bool:

@@ -52,6 +52,9 @@ def summarise(match: m.Match, report: MatchReport | None = None) -> dict[str, An
         "players": list(match.players),
         "length": match.length,
         "final_score": list(report.final_score),
+        # (0, 0), or the score of the first score line when the record
+        # starts in the middle of the match (GM413)
+        "start_score": list(report.start_score),
         "winner": report.winner,
         "games": games,
         "totals": totals,
@@ -116,8 +119,12 @@ def table(summaries: list[dict[str, Any]]) -> str:
                       n=s["length"]))
         out.append(_("{path}: {player1} vs {player2}, {length}").format(
             path=s["path"], player1=p1, player2=p2, length=length))
+        start = s.get("start_score") or [0, 0]
+        started = (" " + _("(the record starts at {score})").format(score=f"{start[0]}-{start[1]}")
+                   if any(start) else "")
         out.append("  " + _("final score {score}, winner: {winner}").format(
-            score=f"{s['final_score'][0]}-{s['final_score'][1]}", winner=_winner_name(s)))
+            score=f"{s['final_score'][0]}-{s['final_score'][1]}", winner=_winner_name(s))
+            + started)
         out.append(_row(game_heads, game_w, game_a, game_seps))
         for g in s["games"]:
             who = "-" if g["winner"] is None else _player(s, g["winner"])

@@ -58,6 +58,9 @@ def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
         d["dice"] = list(a.dice)
         if a.written:
             d["written"] = a.written
+    elif isinstance(a, m.Resign):
+        if a.word != "Resigns":
+            d["written"] = a.word
     elif isinstance(a, m.Double):
         d["kind"] = a.kind
         d["value"] = a.value
@@ -419,6 +422,8 @@ def _action_fields_from_json(d: dict[str, Any]) -> m.ActionType:
         return m.Win(player, points=d["points"], match=bool(d.get("match")), **kw)
     if cls is m.Loss:
         return m.Loss(player, points=d["points"], **kw)
+    if cls is m.Resign and "written" in d:
+        return m.Resign(player, word=d["written"], **kw)
     return cls(player, **kw)
 
 

@@ -137,7 +137,8 @@ CELL_KINDS = {
     "DROP": lambda text, line, column: (m.Drop, _NO_FIELDS),
     "WINS": _win,
     "LOSSES": _loss,
-    "RESIGNS": lambda text, line, column: (m.Resign, _NO_FIELDS),
+    "RESIGNS": lambda text, line, column: (m.Resign, _NO_FIELDS if text == "Resigns"
+                                           else {"word": text}),
 }
 
 # A gap this wide after the move number means the left cell is empty.

@@ -146,7 +146,8 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
             number = n
         if action.player == m.LEFT:
             left = text
-            swallows = isinstance(action, m.IllegalPlayMarker)
+            swallows = isinstance(action, m.IllegalPlayMarker) and \
+                not _ILLEGAL_CLOSED.fullmatch(action.written)
         else:
             if swallows and left is not None:
                 # the grammar reads the rest of an "Illegal play" cell's line
@@ -239,6 +240,8 @@ def _canonical_cells(match: m.Match, report: MatchReport, number: int | None = N
             return f"{action.dice[0]}{action.dice[1]}: ????"
         if isinstance(action, m.IllegalPlayMarker) and not _ILLEGAL.fullmatch(action.written):
             return f"{action.dice[0]}{action.dice[1]}: Illegal play"
+        if isinstance(action, m.Resign) and not _RESIGN_WORD.fullmatch(action.word):
+            return " Resigns"
         return _cell_text(action)
 
     return cell
@@ -253,7 +256,11 @@ def _game_of(match: m.Match, action: m.ActionType) -> int | None:
 
 # What the grammar reads as an unplayed roll's and an Illegal play marker's
 # text (ROLL_UNKNOWN, ROLL_ILLEGAL): other texts are written as these.
-_UNPLAYED = re.compile(r"\?{2,}")
+_UNPLAYED = re.compile(r"\?{2,}|(?:Concedes?|Resigns?)", re.I)
+_RESIGN_WORD = re.compile(r"(?:Resigned[ \t]+(?:Game|Match)|Resign[ \t]+(?:single|normal|gammon|"
+                          r"backgammon)|Resigns?|Concedes?)|\?{2,}", re.I)
+# an Illegal play cell that ends with its position: the next cell may follow
+_ILLEGAL_CLOSED = re.compile(r"Illegal[ \t]+play[ \t]*\([^()\n]*\)", re.I)
 _ILLEGAL = re.compile(r"Illegal[ \t]+play[^\n\r]*(?<![ \t])", re.I)
 # A tag's name as the reader reads it back (its blanks at the ends dropped)
 _TAG_NAME = re.compile(r'(?:[^"\]\s](?:[^"\]\n\r]*[^"\]\s])?)?')

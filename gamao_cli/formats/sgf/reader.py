@@ -607,7 +607,9 @@ class _GameReader:
             if kind == LOSS:
                 action = m.Loss(player, self.points(prop, 2), **pos)
             elif kind == RESIGN_CELL:
-                action = m.Resign(player, **pos)
+                # [W][resign] or, with its spelling, [W][resign][][Concedes]
+                action = m.Resign(player, **pos) if len(vals) < 4 else \
+                    m.Resign(player, word=vals[3], **pos)
             elif kind in (UNPLAYED, ILLEGAL):
                 mo = _MOVE_RE.match(vals[2])
                 if mo is None or mo.group(3):

@@ -469,7 +469,7 @@ class _MatchWriter:
             values = [UNPLAYED, f"{a.dice[0]}{a.dice[1]}", a.written]
             what = "unplayed"
         elif isinstance(a, m.Resign):
-            values = [RESIGN_CELL]
+            values = [RESIGN_CELL] + ([] if a.word == "Resigns" else ["", a.word])
             what = "resigns"
         elif isinstance(a, m.IllegalPlayMarker):
             values = [ILLEGAL, f"{a.dice[0]}{a.dice[1]}", a.written]
