@@ -637,8 +637,18 @@ def _player(value: int, index: int, at: int) -> int:
     return value
 
 
+# The fields of a cube-action record (byte offsets in the comments).
+_CA_HEAD = struct.Struct("<6i26b")            # 12: player, double, take, beaver and
+#                                               raccoon answers, cube; 36: position
+_CA_FIGURES = struct.Struct("<d8xdi12xdd4xi24x?3xi")  # 200: error double, 216: error
+#  take, 224: rollout, 240, 248: errors beaver, raccoon, 260: invalid, 288: flagged, 292: comment
+_MOVE_RECORD = Msg("xg.move-record", {})
+_CUBE_RECORD = Msg("xg.cube-record", {})
+
+
 def _cube_action(r: bytes, index: int, at: int, version: int) -> CubeAction:
-    player, dbl, take, br, rr, cube_b = _u("6i", r, 12)
+    head = _CA_HEAD.unpack_from(r, 12)
+    player, dbl, take, br, rr, cube_b = head[:6]
     _player(player, index, at + 12)
     for name, value, allowed, where in (("xg.field-double", dbl, (-2, -1, 0, 1), 16),
                                         ("xg.field-take", take, (-1, 0, 1, 2), 20),
@@ -650,13 +660,15 @@ def _cube_action(r: bytes, index: int, at: int, version: int) -> CubeAction:
                                "allowed": ", ".join(map(str, allowed))}, at + where)
     if abs(cube_b) > 30:
         raise RecordError("xg-record.cube", {"index": index, "power": abs(cube_b)}, at + 32)
+    (error_double, error_take, rollout_index, error_beaver, error_raccoon, invalid, flagged,
+     comment) = _CA_FIGURES.unpack_from(r, 200)
     return CubeAction(
         index=index, offset=at, player=player, double=dbl, take=take, beaver_answer=br,
-        raccoon_answer=rr, cube_b=cube_b, position=_pos(r, 36), raw=r,
-        error_double=_d(r, 200), error_take=_d(r, 216), error_beaver=_d(r, 240),
-        error_raccoon=_d(r, 248), dice_rolled=short_string(r, 208, 2),
-        rollout_index=_i(r, 224), invalid=_i(r, 260), flagged=bool(r[288]), comment=_i(r, 292),
-        auto_doubles=_auto_doubles(r, at, 300, Msg("xg.cube-record", {}), index) if version >= 27 else 0)
+        raccoon_answer=rr, cube_b=cube_b, position=head[6:32], raw=r,
+        error_double=error_double, error_take=error_take, error_beaver=error_beaver,
+        error_raccoon=error_raccoon, dice_rolled=short_string(r, 208, 2),
+        rollout_index=rollout_index, invalid=invalid, flagged=flagged, comment=comment,
+        auto_doubles=_auto_doubles(r, at, 300, _CUBE_RECORD, index) if version >= 27 else 0)
 
 
 _CANDIDATE_MOVES = struct.Struct("<256b")     # 32 candidates x 8 move values
@@ -679,12 +691,23 @@ def _candidates(r: bytes) -> tuple[MoveCandidate, ...]:
                  for k in range(n))
 
 
+# The fields of a checker-move record, read with three unpacks (their byte
+# offsets are in the comments): the hot path of reading a match.
+_CM_HEAD = struct.Struct("<26b26b3xi8i2ii")   # 9: position, 35: after, 64: player,
+#                                               68: moves, 100: dice, 108: cube
+_CM_FIGURES = struct.Struct("<?3xddi4xd")     # 2308: played, 2312: error, 2320: luck,
+#                                               2328: choice, 2336: initial equity
+_CM_MARKS = struct.Struct("<i4xi36x?3xi")     # 2472: level, 2480: invalid, 2520: flagged,
+#                                               2524: comment
+
+
 def _checker_move(r: bytes, index: int, at: int, version: int) -> CheckerMove:
-    player = _player(_i(r, 64), index, at + 64)
-    moves = _u("8i", r, 68)
-    dice = _u("2i", r, 100)
-    played = bool(r[2308])
-    if not all(1 <= d <= 6 for d in dice):
+    head = _CM_HEAD.unpack_from(r, 9)
+    player = _player(head[52], index, at + 64)
+    moves = head[53:61]
+    dice = head[61:63]
+    played, error, luck, choice, initial_equity = _CM_FIGURES.unpack_from(r, 2308)
+    if not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise RecordError("xg-record.dice", {"index": index, "d1": dice[0], "d2": dice[1]},
                           at + 100)
     if played:
@@ -693,14 +716,13 @@ def _checker_move(r: bytes, index: int, at: int, version: int) -> CheckerMove:
             if not low <= v <= 24:
                 raise RecordError("xg-record.move-from" if k % 2 == 0 else "xg-record.move-to",
                                   {"index": index, "value": v, "low": low}, at + 68 + 4 * k)
+    level, invalid, flagged, comment = _CM_MARKS.unpack_from(r, 2472)
     return CheckerMove(
-        index=index, offset=at, player=player, dice=(dice[0], dice[1]), moves=moves,
-        position=_pos(r, 9), position_after=_pos(r, 35), cube_a=_i(r, 108), played=played,
-        error=_d(r, 2312), luck=_d(r, 2320), choice=_i(r, 2328), initial_equity=_d(r, 2336),
-        raw=r,
-        analysis_level=_i(r, 2472), invalid=_i(r, 2480), flagged=bool(r[2520]),
-        comment=_i(r, 2524),
-        auto_doubles=_auto_doubles(r, at, 2540, Msg("xg.move-record", {}), index) if version >= 27 else 0)
+        index=index, offset=at, player=player, dice=dice, moves=moves,
+        position=head[0:26], position_after=head[26:52], cube_a=head[63], played=played,
+        error=error, luck=luck, choice=choice, initial_equity=initial_equity,
+        raw=r, analysis_level=level, invalid=invalid, flagged=flagged, comment=comment,
+        auto_doubles=_auto_doubles(r, at, 2540, _MOVE_RECORD, index) if version >= 27 else 0)
 
 
 def _game_end(r: bytes, index: int, at: int) -> GameEnd:
