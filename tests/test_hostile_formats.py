@@ -247,6 +247,29 @@ def test_a_comment_that_reads_as_a_tag_is_refused_for_a_match_file():
     assert e.key == "GM507.mat-comment"
 
 
+@pytest.mark.parametrize("tags", [True, False])
+def test_a_comment_that_looks_like_a_tag_but_is_none_is_written_where_it_reads_back(tags):
+    """``; [Player 2 Elo #2,00/0"]`` (a damaged tag line of a real Backgammon
+    Galaxy file, found by test_fuzz_properties) is read as a comment; the
+    writer refused every line of that look, so that convert --to mat of a
+    file gamao reads failed. Before the length line (the first match, or
+    after the tags) it reads back as the same comment; after it (a later
+    match without tags) it would not, and is still refused."""
+    odd = '; [Player 2 Elo #2,00/0"]'
+    text = f'{odd}\n 1 point match\n\n Game 1\n Ann : 0                        Bob : 0\n' \
+        "  1) 31: 8/5 6/5\n"
+    [read] = formats.parse_text(text, "c.mat")
+    assert read.comments == [odd]
+    [back] = formats.parse_text(convert([read], "mat").text, "back.mat")
+    assert back.comments == [odd]
+    later = _match(tags=[m.Tag("Site", "x")] if tags else [], comments=[odd])
+    if tags:
+        back = formats.parse_text(convert([_match(), later], "mat").text, "two.mat")
+        assert len(back) == 2 and back[1].comments == [odd]
+    else:
+        assert _refused([_match(), later], "mat").key == "GM507.mat-comment"
+
+
 def test_a_game_without_a_score_line_gets_one_with_a_note():
     match = _match()
     match.games[1].score = None

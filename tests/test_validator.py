@@ -364,6 +364,8 @@ def test_every_message_key_the_replay_and_the_rules_use_is_in_the_table():
     dynamic = ([f"GM401.{o}{one}" for o in ("single", "gammon", "backgammon", "drop")
                 for one in ("", "-one")] + ["GM408.gammon", "GM408.backgammon",
                                             "GM303.no-double", "GM303.no-beaver",
-                                            "GM008.internal-reading", "GM008.internal-checking"]
+                                            "GM008.internal-reading", "GM008.internal-checking",
+                                            "GM008.internal-converting",
+                                            "GM008.internal-summarising"]
                + [f"GM210{v}" for v in ("", ".one-used", ".one-left", ".one-used-one-left")])
     assert [k for k in dynamic if k not in MESSAGES] == []

@@ -107,16 +107,6 @@ def container(streams: dict[str, bytes] | None = None, *, entries=None, head: di
 
 
 GAME = match_header() + game_header() + move() + game_end()
-_ARCHIVE_AT = HEADER_SIZE   # where the archive data starts (no thumbnail)
-
-
-def _damaged_stream(data: bytes) -> bytes:
-    """``data`` compressed, with its middle bytes spoilt (CRCs recomputed)."""
-    blob = bytearray(zlib.compress(data))
-    blob[len(blob) // 2:len(blob) // 2 + 8] = b"\xff" * 8
-    return bytes(blob)
-
-
 _COMPRESSED = zlib.compress(GAME)
 
 # (message key, reader, the file's bytes, the error's str())

@@ -30,7 +30,7 @@ from gamao_cli.replay.replay import MatchReport, Replays, validate_match
 
 from ..base import Note, WriteResult, analysis_note
 from ..limits import MAX_DIGITS, fits, play_problem
-from .reader import roll_play_readable
+from .reader import _TAG_RE, roll_play_readable
 
 LEFT_CELL_WIDTH = 27
 WIN_INDENT = (6, 34)
@@ -328,9 +328,13 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
     for tag in match.tags:
         if not _TAG_NAME.fullmatch(tag.name) or _LINE_BREAKS.search(tag.value):
             return refuse("GM507.mat-tag", name=tag.name, value=tag.value)
+    # a comment line that looks like a tag line reads back as a comment when it
+    # is no tag (``; [Name #x"]``) and stands before the length line, as it does
+    # in the first match and after the tags (iter_match: ``follows``)
+    before_length = number in (None, 1) or bool(_without_redundant_tags(match).tags)
     for comment in match.comments:
         for line in comment_lines(comment):
-            if _LOOKS_LIKE_TAG.match(line):
+            if _LOOKS_LIKE_TAG.match(line) and (_TAG_RE.match(line) or not before_length):
                 return refuse("GM507.mat-comment", comment=line)
     for game in match.games:
         numbers.append((_GAME, game.number))
