@@ -82,7 +82,8 @@ def english_words(text: str, values=()) -> list[str]:
                   " ", " ".join(text.split()))
     for name in KEPT:
         text = text.replace(name, " ")
-    return [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in ENGLISH]
+    # whole words (a Portuguese word with an accent, "forçada", is no "for")
+    return [w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in ENGLISH]
 
 
 def test_the_english_check_sees_english():
@@ -399,6 +400,36 @@ def _sgf(names: str) -> str:
             "RU[]RE[W+1];W[31hefe];B[61mgho];W[double];B[drop])")
 
 
+def _dialect(name: str):
+    """A diagnostic of a producer's dialect, from the example records of
+    ``tests/test_dialects.py`` (GM112: a 0/0 step; GM218: a forced play left
+    out; GM413: a record that starts mid-match)."""
+    def make(tmp):
+        import test_dialects as td
+        from gamao_cli.rules import Position
+        if name == "GM112":
+            bear = td.snowie(Position.from_points({2: 1, 0: 14}, {24: 2, 0: 13}), 0)
+            text = td.HEAD.format(length=5) + td.game(1, (0, 0), (
+                "  1) 31: 8/5 6/5                 62: 24/18 13/11\n"
+                f"  2) 11: Illegal play ({bear})\n"
+                "  3)                             21: 24/22 22/21\n"
+                "  4) 21: 2/off 0/0\n"
+                "      Wins 1 point\n"))
+        elif name == "GM218":
+            turns, i = td._find(lambda turns, i, plays: len(plays) == 1)
+            text = td._record(turns, i)
+        else:
+            text = td.MID_MATCH
+        return _validated(text)
+    return make
+
+
+def _internal(tmp):
+    """gamao's own failure on a file (GM008), as check_file reports it."""
+    from gamao_cli.replay.check import internal_error_diagnostic
+    return [internal_error_diagnostic(RuntimeError("boom"), str(tmp / "a.mat"), "reading")]
+
+
 #: code -> what makes a diagnostic (or a writer's note) of it, in the
 #: language that speaks
 EXAMPLES_OF = {
@@ -408,6 +439,7 @@ EXAMPLES_OF = {
     "GM004": lambda tmp: _checked(tmp / "not-there.mat"),
     "GM005": lambda tmp: _validated(_one_game(_OPEN, tags='; [Variation "Tavla"]')),
     "GM006": lambda tmp: _checked(_file(tmp, "a.xg", b"RGMH" + b"\x00" * 40)),
+    "GM008": _internal,
     "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
         b'"length": 5', b'"length": "five"'))),
     "GM101": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "47: 13/9 24/23")),
@@ -420,6 +452,12 @@ EXAMPLES_OF = {
     "GM108": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "41: 13/9 0/23")),
     "GM109": _xg_stated,
     "GM110": _xg_stated,
+    "GM111": lambda tmp: _validated(_one_game("  1)                             31: 8/5 6/5\n"
+                                             "  2) 00: ????\n"
+                                             "  3)                              Wins 1 point\n")),
+    "GM112": _dialect("GM112"),
+    "GM218": _dialect("GM218"),
+    "GM413": _dialect("GM413"),
     "GM201": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "44: 13/9 24/23")),
     "GM202": lambda tmp: _validated(_base(9, "63: 25/22 13/7", "63: 25/22 13/8")),
     "GM203": lambda tmp: _validated(_base(7, "53: 24/21 21/16*", "53: 24/19 24/21")),
