@@ -178,6 +178,8 @@ def comment_lines(comment: str) -> list[str]:
 
 
 _LOOKS_LIKE_TAG = re.compile(r';[ \t]*\[[^\n]*\][ \t]*$')
+# a tag line as the reader reads it (formats.mat.reader: _TAG_RE)
+_TAG_LINE = re.compile(r';[ \t]*\[[ \t]*([^"\]]*?)[ \t]*"(.*)"[ \t]*\][ \t]*$')
 
 
 def iter_match(match: m.Match, cell_text: Callable[[m.ActionType], str] = _cell_text,
@@ -263,7 +265,11 @@ _RESIGN_WORD = re.compile(r"(?:Resigned[ \t]+(?:Game|Match)|Resign[ \t]+(?:singl
 _ILLEGAL_CLOSED = re.compile(r"Illegal[ \t]+play[ \t]*\([^()\n]*\)", re.I)
 _ILLEGAL = re.compile(r"Illegal[ \t]+play[^\n\r]*(?<![ \t])", re.I)
 # A tag's name as the reader reads it back (its blanks at the ends dropped)
-_TAG_NAME = re.compile(r'(?:[^"\]\s](?:[^"\]\n\r]*[^"\]\s])?)?')
+# (the reader drops spaces and tabs at the ends of a name, and only those:
+# a name may end with another blank, such as a no-break space, but not with
+# a line break of any kind)
+_TAG_END = r'[^"\] \t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]'
+_TAG_NAME = re.compile(rf'(?:{_TAG_END}(?:[^"\]\n\r]*{_TAG_END})?)?')
 # A rating as the reader reads it back ("Bob,1612")
 _RATING = re.compile(r"[-\d.]+")
 
@@ -322,9 +328,16 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
     for tag in match.tags:
         if not _TAG_NAME.fullmatch(tag.name) or _LINE_BREAKS.search(tag.value):
             return refuse("GM507.mat-tag", name=tag.name, value=tag.value)
+    # (after the first match, a match without tags has its comments after
+    # its header: see iter_match)
+    late = (number or 1) > 1 and not match.tags
     for comment in match.comments:
         for line in comment_lines(comment):
-            if _LOOKS_LIKE_TAG.match(line):
+            # a comment in the form of a tag reads back as a tag; one only
+            # shaped like a tag line ("; [Site "x"0]") reads back as a
+            # comment among the tags, but not after the header (where the
+            # grammar takes no tag line)
+            if _TAG_LINE.match(line) or (late and _LOOKS_LIKE_TAG.match(line)):
                 return refuse("GM507.mat-comment", comment=line)
     for game in match.games:
         numbers.append((f"game {game.number}", game.number))
