@@ -263,7 +263,11 @@ _RESIGN_WORD = re.compile(r"(?:Resigned[ \t]+(?:Game|Match)|Resign[ \t]+(?:singl
 _ILLEGAL_CLOSED = re.compile(r"Illegal[ \t]+play[ \t]*\([^()\n]*\)", re.I)
 _ILLEGAL = re.compile(r"Illegal[ \t]+play[^\n\r]*(?<![ \t])", re.I)
 # A tag's name as the reader reads it back (its blanks at the ends dropped)
-_TAG_NAME = re.compile(r'(?:[^"\]\s](?:[^"\]\n\r]*[^"\]\s])?)?')
+# (the reader drops spaces and tabs at the ends of a name, and only those:
+# a name may end with another blank, such as a no-break space, but not with
+# a line break of any kind)
+_TAG_END = r'[^"\] \t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]'
+_TAG_NAME = re.compile(rf'(?:{_TAG_END}(?:[^"\]\n\r]*{_TAG_END})?)?')
 # A rating as the reader reads it back ("Bob,1612")
 _RATING = re.compile(r"[-\d.]+")
 
