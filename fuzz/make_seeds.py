@@ -38,6 +38,16 @@ def sources() -> list[Path]:
     return sorted(out, key=lambda p: "bulk" in p.parts)
 
 
+def _keep(data: bytes, folder: Path, max_bytes: int) -> int:
+    """Write the seed ``data`` into ``folder`` under its hash (1), unless it
+    is longer than ``max_bytes`` (0)."""
+    if len(data) > max_bytes:
+        return 0
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
+    return 1
+
+
 def _sgf_seed(path: Path, folder: Path, max_bytes: int) -> int:
     """gamao's SGF of a match file cut to ``max_bytes`` (1 if written): the
     corpus holds few SGF files, so the SGF reader starts from these too."""
@@ -50,11 +60,7 @@ def _sgf_seed(path: Path, folder: Path, max_bytes: int) -> int:
                        "sgf").text.encode("utf-8")
     except (GamaoError, ValueError):
         return 0
-    if len(data) > max_bytes:
-        return 0
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
-    return 1
+    return _keep(data, folder, max_bytes)
 
 
 def _json_seed(path: Path, folder: Path, max_bytes: int) -> int:
@@ -70,11 +76,7 @@ def _json_seed(path: Path, folder: Path, max_bytes: int) -> int:
         data = convert(matches[:1], "json").text.encode("utf-8")
     except (GamaoError, ValueError):
         return 0
-    if len(data) > max_bytes:
-        return 0
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
-    return 1
+    return _keep(data, folder, max_bytes)
 
 
 def _xg_file(header: bytes, streams: list[tuple[str, bytes, bool]]) -> bytes:
