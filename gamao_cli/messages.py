@@ -223,6 +223,8 @@ MESSAGES: dict[str, str] = {
     "GM504.analysis": "{where}the analysis of {n} action(s) (an engine's figures, from eXtreme "
                       "Gammon) is not carried: {format} has no place for it (--to json keeps "
                       "it)",
+    "GM505.sgf-space": "{where}{text!r} holds a tab, vertical tab or form feed, which SGF "
+                       "text does not keep: it reads back as a space",
     "GM506.setup": "{where}GNU Backgammon's SGF has no rule for the variant {variant}: each game "
                    "starts with a set-up node",
     "GM506.no-wins": "{where}the record writes no Wins line; RE gives the result the rules give "

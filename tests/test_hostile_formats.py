@@ -429,3 +429,22 @@ def test_atomic_write_sends_chunks_to_standard_output_and_devices(capfdbinary, t
     with pytest.raises(Exception) as exc:
         atomic_write(tmp_path / "o.mat", iter(["a", "\udc80"]))
     assert "cannot encode" in str(exc.value) and os.listdir(tmp_path) == []
+
+
+def test_a_comment_with_a_vertical_tab_is_said_to_read_back_from_sgf_as_a_space(monkeypatch):
+    """SGF's text turns a tab, vertical tab or form feed into a space, so a
+    comment line ``; [EventDate "x"<VT>]`` read back from SGF is a tag line,
+    which no match file can hold as a comment (found by fuzz/fuzz_reader.py
+    mat, 2026-12-01). The SGF writer says so (GM505), and the fuzz contract
+    holds."""
+    monkeypatch.syspath_prepend(str(ROOT / "fuzz"))
+    import common
+    body = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text()
+    text = '; [Site "x"]\n; [EventDate "2024.09.11"\x0b]\n' + body[body.index(" 5 point match"):]
+    [match] = formats.parse_text(text, "vt.mat")
+    assert any("\x0b" in c for c in match.comments)
+    notes = convert([match], "sgf").notes
+    assert [n.key for n in notes if n.code == "GM505"] == ["GM505.sgf-space"]
+    back = formats.parse_text(convert([match], "sgf").text, "vt.sgf")
+    assert not any("\x0b" in c for c in back[0].comments)   # what the note says
+    common.one_input_format(text.encode(), "mat", "vt.mat", convert=True)

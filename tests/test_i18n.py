@@ -506,18 +506,19 @@ EXAMPLES_OF = {
     "GM503": lambda tmp: _notes(_one_game(_OPEN + "      Wins 1 point\n",
                                           tags='; [Beaver "On"]'), "sgf"),
     "GM504": lambda tmp: _notes(_one_game(_OPEN, tags='; [Variation "Tavla"]'), "sgf"),
+    "GM505": lambda tmp: _notes(_one_game(_OPEN + "      Wins 1 point\n",
+                                          tags='; [Site "x"]\n; [Round "2"\x0b]'), "sgf"),
     "GM506": lambda tmp: _notes(_one_game(_OPEN + "  2)  Doubles => 2                Drops\n"),
                                 "sgf"),
     "GM507": lambda tmp: _refusal(_one_game(_OPEN + "      Wins 1 point\n"), "mat",
                                   comments=['; [Site "x"]']),
 }
 
-#: Codes no short record shows: GM105, GM407 and GM505 are never reported
-#: (since issue 18 a writer refuses, GM507, or keeps, GM503, what would read
-#: back otherwise); GM206 and GM211 need a bearing-off or a blocked position,
-#: which takes a whole game to reach. Their templates are checked with the
+#: Codes no short record shows: GM105 and GM407 are never reported; GM206
+#: and GM211 need a bearing-off or a blocked position, which takes a whole
+#: game to reach. Their templates are checked with the
 #: others (below).
-NO_EXAMPLE = {"GM105", "GM407", "GM505", "GM206", "GM211"}
+NO_EXAMPLE = {"GM105", "GM407", "GM206", "GM211"}
 
 
 def test_every_code_has_an_example_or_says_why_not():

@@ -85,6 +85,9 @@ PROPERTY_OF_TAG = {
     "transcriber": "AN",
 }
 #: Order of the first game's root properties (GNU Backgammon's).
+#: White space SGF's text does not keep (it reads back as a space).
+_SGF_SPACE = re.compile(r"[\t\v\f]")
+
 INFO_ORDER = ("WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC")
 #: Tags SGF holds through RU, or through PW/PB.
 RULE_TAGS = {"crawford", "jacoby", "cubelimit", "variation"}
@@ -199,6 +202,13 @@ class _MatchWriter:
                     c = c[2:] if c[1:2] == " " else c[1:]
                 lines.append(c)
             props["GC"] = "\n".join(lines)
+            spaced = [c for c in self.match.comments if _SGF_SPACE.search(c)]
+            # (XT keeps the tags as simple text: only a tab makes it space them all)
+            spaced += [t.name for t in self.match.tags if "\t" in t.name + t.value]
+            if spaced:
+                # SGF's text has no tab, vertical tab or form feed: they read
+                # back as spaces (and a comment may then read back as a tag)
+                self.warn("GM505.sgf-space", text=spaced[0])
             if gc_comments(props["GC"]) != self.match.comments:
                 # lines GC cannot give back as they are ("#...", ";x"): kept for gamao
                 props[COMMENTS_PROPERTY] = list(self.match.comments)
