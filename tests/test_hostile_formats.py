@@ -448,3 +448,19 @@ def test_a_comment_with_a_vertical_tab_is_said_to_read_back_from_sgf_as_a_space(
     back = formats.parse_text(convert([match], "sgf").text, "vt.sgf")
     assert not any("\x0b" in c for c in back[0].comments)   # what the note says
     common.one_input_format(text.encode(), "mat", "vt.mat", convert=True)
+
+
+def test_a_tag_name_ending_in_a_no_break_space_reads_back_from_sgf(monkeypatch):
+    """The match-file reader strips spaces and tabs from a tag's name, not a
+    no-break space (``; [Site\\xa0 "x"]`` keeps ``Site\\xa0``); the SGF reader
+    took such a name for one gamao never writes and ignored XT, so the tag
+    read back as ``Site`` (found by fuzz/fuzz_reader.py mat, 2026-12-01)."""
+    monkeypatch.syspath_prepend(str(ROOT / "fuzz"))
+    import common
+    body = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text()
+    text = '; [Site\xa0 "BackgammonGalaxy"]\n' + body[body.index(" 5 point match"):]
+    [match] = formats.parse_text(text, "nbsp.mat")
+    assert match.tags[0].name == "Site\xa0"
+    [back] = formats.parse_text(convert([match], "sgf").text, "nbsp.sgf")
+    assert back.tags == match.tags
+    common.one_input_format(text.encode(), "mat", "nbsp.mat", convert=True)

@@ -410,10 +410,11 @@ def _expand_points(prop: SgfProp, path: str) -> list[str]:
 
 
 # What gamao's XT and XC hold: tags and comment lines as a match file has
-# them (a tag's name without '"', ']' or blanks at its ends; one line each).
+# them (a tag's name without '"', ']' or blanks -- spaces and tabs, as the
+# match-file reader strips them -- at its ends; one line each).
 # XT or XC that hold anything else were not written by gamao: they are
 # ignored (the tags and comments then come from the SGF properties).
-_TAG_NAME = re.compile(r'(?:[^"\]\s](?:[^"\]\n\r]*[^"\]\s])?)?')
+_TAG_NAME = re.compile(r'(?:[^"\] \t\n\r](?:[^"\]\n\r]*[^"\] \t\n\r])?)?')
 _COMMENT_LINE = re.compile(r"[;#\[][^\n\r]*(?<![ \t])")
 
 
