@@ -66,8 +66,8 @@ from gamao_cli.replay.replay import RESIGN, TIME, GameResult, Replays, Rules, va
 from gamao_cli.rules import VARIANTS, variant_by_key
 
 from ..limits import MAX_DIGITS, fits
-from .reader import (COMMENTS_PROPERTY, CUBE_KINDS, CUBE_PROPERTY, EXTRA_PROPERTY, ILLEGAL,
-                     IMPLIED, IMPLIED_PROPERTY, LOSS, MATCH_FLAG, MATCH_WORDS, NO_SCORE_LINE,
+from .reader import (_SPACE_RE, COMMENTS_PROPERTY, CUBE_KINDS, CUBE_PROPERTY, EXTRA_PROPERTY,
+                     ILLEGAL, IMPLIED, IMPLIED_PROPERTY, LOSS, MATCH_FLAG, MATCH_WORDS, NO_SCORE_LINE,
                      NOT_WRITTEN, NUMBER_PROPERTY, RATINGS_PROPERTY, RESIGN_CELL, SCORE_PROPERTY,
                      SPELLING_PROPERTY, TAGS_PROPERTY, UNPLAYED, WIN, cube_offer, gc_comments,
                      point_letter)
@@ -85,9 +85,6 @@ PROPERTY_OF_TAG = {
     "transcriber": "AN",
 }
 #: Order of the first game's root properties (GNU Backgammon's).
-#: White space SGF's text does not keep (it reads back as a space).
-_SGF_SPACE = re.compile(r"[\t\v\f]")
-
 INFO_ORDER = ("WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC")
 #: Tags SGF holds through RU, or through PW/PB.
 RULE_TAGS = {"crawford", "jacoby", "cubelimit", "variation"}
@@ -202,7 +199,7 @@ class _MatchWriter:
                     c = c[2:] if c[1:2] == " " else c[1:]
                 lines.append(c)
             props["GC"] = "\n".join(lines)
-            spaced = [c for c in self.match.comments if _SGF_SPACE.search(c)]
+            spaced = [c for c in self.match.comments if _SPACE_RE.search(c)]
             # (XT keeps the tags as simple text: only a tab makes it space them all)
             spaced += [t.name for t in self.match.tags if "\t" in t.name + t.value]
             if spaced:
