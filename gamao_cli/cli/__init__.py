@@ -8,7 +8,7 @@ message and a documented exit code; an unexpected internal error prints one
 line with a hint to report it and exits 3 (set ``GAMAO_DEBUG=1`` for the
 traceback). Standard output is watched here too, for every command: what it
 cannot encode (a file name holding bytes that are no UTF-8, decoded as lone
-surrogates) is written escaped (``\udcff``), and an output that cannot be
+surrogates) is written escaped (``\\udcff``), and an output that cannot be
 written (``/dev/full``) is "cannot write standard output", exit code 2.
 """
 from __future__ import annotations

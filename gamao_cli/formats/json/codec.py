@@ -333,6 +333,22 @@ def _frames() -> int:
     return n
 
 
+def _nested_deeper(doc: Any, limit: int) -> bool:
+    """Whether arrays and objects in ``doc`` nest more than ``limit`` levels
+    (the outermost container is level 1), without recursion."""
+    if not isinstance(doc, (list, dict)):
+        return False
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        for child in (value.values() if isinstance(value, dict) else value):
+            if isinstance(child, (list, dict)):
+                if depth >= limit:
+                    return True
+                stack.append((child, depth + 1))
+    return False
+
+
 def _loads(text: str, path: str) -> Any:
     """``json.loads`` within the bounds: no number of more than MAX_DIGITS
     digits, no Infinity or NaN, no float beyond range, no nesting much deeper
@@ -341,9 +357,15 @@ def _loads(text: str, path: str) -> Any:
     try:
         sys.setrecursionlimit(_frames() + MAX_JSON_DEPTH + 24)
         try:
-            return json.loads(text, parse_float=_parse_float, parse_constant=_parse_constant)
+            doc = json.loads(text, parse_float=_parse_float, parse_constant=_parse_constant)
         finally:
             sys.setrecursionlimit(old)
+        # Since CPython 3.12 the C decoder counts its nesting apart from the
+        # recursion limit, so the lowered limit above stops it only on 3.11:
+        # the depth is measured on the value too, the same on every version.
+        if _nested_deeper(doc, MAX_JSON_DEPTH):
+            raise RecursionError
+        return doc
     except json.JSONDecodeError as exc:
         raise SyntaxProblem(path, key="GM001.json-syntax", fields={"detail": _json_reason(exc.msg)},
                             line=exc.lineno, column=exc.colno) from None
