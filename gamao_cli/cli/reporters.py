@@ -1,4 +1,5 @@
-"""Output formats of ``gamao validate``: text, json, jsonl, github, junit.
+"""Output formats of ``gamao validate``: text, json, jsonl, github, junit,
+and (in :mod:`.ci_reports`) sarif and codeclimate.
 
 Each reporter takes the :class:`~gamao_cli.replay.check.FileCheck` s (in input
 order) and returns the text to print. The formats in :data:`STREAMED` are
@@ -28,7 +29,7 @@ from gamao_cli.replay.diagnostics import Diagnostic
 
 from .exit_codes import Status
 
-FORMATS = ("text", "json", "jsonl", "github", "junit", "html")
+FORMATS = ("text", "json", "jsonl", "github", "junit", "sarif", "codeclimate", "html")
 STREAMED = ("text", "jsonl", "github")
 JSON_SCHEMA_VERSION = 1
 
@@ -63,6 +64,7 @@ class Tally:
         self.counts = dict.fromkeys(self.KEYS, 0)
         self.internal_error = False  # gamao itself failed on a file
         self.failed = False          # a file is not ok (errors, or warnings when strict)
+        self.unwritten = False       # an output besides standard output could not be written
 
     def add(self, r: FileCheck) -> None:
         c = self.counts
@@ -82,7 +84,7 @@ class Tally:
         status = Status()
         if self.failed:
             status.found()
-        if self.counts["unreadable"]:
+        if self.counts["unreadable"] or self.unwritten:
             status.unreadable()
         if self.internal_error:
             status.internal_error()   # a bug in gamao outweighs what the files hold
@@ -180,22 +182,78 @@ def _gh_escape(text: str, prop: bool = False) -> str:
 
 _GH_KINDS = {"error": "error", "warning": "warning", "info": "notice"}
 
+#: What GitHub keeps of one step's annotations: 10 of each kind (errors,
+#: warnings, notices); and 50 a job (actions/toolkit docs/problem-matchers.md).
+#: What is past it GitHub drops silently, so the github report writes no more
+#: and says so in one notice of its own (which is one of the 10 notices).
+GITHUB_LIMIT = 10
 
-def _github_lines(r: FileCheck, threshold: str) -> list[str]:
-    """GitHub Actions workflow commands: one annotation per diagnostic shown."""
-    out = []
-    for d in r.diagnostics:
-        if not shown(d, threshold):
-            continue
-        props = [f"file={_gh_escape(d.path, True)}"]
-        if d.line is not None:
-            props.append(f"line={d.line}")
-        if d.column is not None:
+
+def _github_annotation(d: Diagnostic) -> str:
+    props = [f"file={_gh_escape(d.path, True)}"]
+    if d.line:  # a line 0 (a whole-game finding of a binary file) is no line
+        props.append(f"line={d.line}")
+        if d.column:
             props.append(f"col={d.column}")
-        props.append(f"title={_gh_escape(d.code + ' ' + d.category, True)}")
-        msg = d.message + _legal(d)
-        out.append(f"::{_GH_KINDS[d.severity]} {','.join(props)}::{_gh_escape(msg)}")
-    return out
+    props.append(f"title={_gh_escape(d.code + ' ' + d.category, True)}")
+    msg = d.message + _legal(d)
+    return f"::{_GH_KINDS[d.severity]} {','.join(props)}::{_gh_escape(msg)}"
+
+
+class GitHubAnnotations:
+    """The github report's lifecycle: :meth:`lines` of each file as it comes,
+    then :meth:`closing`.
+
+    An annotation is a workflow command GitHub turns into a mark on the pull
+    request's file; it keeps :data:`GITHUB_LIMIT` of each kind a step. The
+    gravest are written first: the first errors at once, the first warnings
+    and notices (at most 10 each, so memory stays small) at the close, after
+    the errors. What is past the limit is written as a plain line of the
+    step's log (``path:line:col: CODE severity message``), and a last notice
+    says how many there are and where they are (the log; the job summary too
+    when :mod:`.ci_reports` writes it).
+    """
+
+    def __init__(self, threshold: str, summary: bool = False):
+        self.threshold = threshold
+        self.summary = summary      # whether a step summary holds the whole report
+        self.errors = 0             # error annotations written
+        self.held: dict[str, list[Diagnostic]] = {"warning": [], "info": []}
+        self.more = 0               # findings shown as log lines, not annotations
+
+    def lines(self, r: FileCheck) -> list[str]:
+        out = []
+        for d in r.diagnostics:
+            if not shown(d, self.threshold):
+                continue
+            if d.severity == "error" and self.errors < GITHUB_LIMIT:
+                self.errors += 1
+                out.append(_github_annotation(d))
+            elif d.severity != "error" and len(self.held[d.severity]) < GITHUB_LIMIT:
+                self.held[d.severity].append(d)
+            else:
+                self.more += 1
+                out.append(d.format_text())
+        return out
+
+    def closing(self) -> list[str]:
+        notices = self.held["info"]
+        out = []
+        if self.more and len(notices) == GITHUB_LIMIT:
+            # the notice that says so is one of the 10 GitHub keeps
+            self.more += 1
+            out.append(notices.pop().format_text())
+        out += [_github_annotation(d) for d in self.held["warning"] + notices]
+        if self.more:
+            text = ngettext("{n} more finding is not an annotation (GitHub keeps {limit} errors, "
+                            "{limit} warnings and {limit} notices a step)",
+                            "{n} more findings are not annotations (GitHub keeps {limit} "
+                            "errors, {limit} warnings and {limit} notices a step)",
+                            self.more).format(n=self.more, limit=GITHUB_LIMIT)
+            text += ": " + (_("every finding is in this step's log and in the job summary")
+                            if self.summary else _("every finding is in this step's log"))
+            out.append(f"::notice title=gamao::{_gh_escape(text)}")
+        return out
 
 
 def github_report(results: Iterable[FileCheck], *, threshold: str = DEFAULT_THRESHOLD) -> str:
@@ -236,26 +294,41 @@ def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
 
 def stream(fmt: str, results: Iterable[FileCheck], write: Callable[[str], None], *,
            colour: bool = False, quiet: bool = False, strict: bool = False,
-           threshold: str = DEFAULT_THRESHOLD) -> Tally:
+           threshold: str = DEFAULT_THRESHOLD, step_summary: str | None = None) -> Tally:
     """Write a report in one of the :data:`STREAMED` formats file by file, as
     ``results`` come, then its closing line; return the :class:`Tally`.
-    ``threshold``: the least grave severity text and github show."""
+    ``threshold``: the least grave severity text and github show.
+    ``step_summary``: with github, the file the whole report is appended to
+    as a Markdown table (GitHub's ``$GITHUB_STEP_SUMMARY``)."""
     tally = Tally(strict, threshold if fmt in FILTERED else "info")
     tally.quiet = quiet and fmt == "text"
+    github = GitHubAnnotations(threshold, summary=bool(step_summary)) if fmt == "github" else None
+    table = None
+    if github and step_summary:
+        from .ci_reports import StepSummary
+        table = StepSummary(threshold)
     for r in results:
         tally.add(r)
         if fmt == "text":
             lines = _text_lines(r, colour, quiet, threshold)
         elif fmt == "jsonl":
             lines = _jsonl_lines(r)
-        elif fmt == "github":
-            lines = _github_lines(r, threshold)
+        elif github:
+            lines = github.lines(r)
+            if table:
+                table.add(r)
         else:
             raise ValueError(f"{fmt} is not written file by file")
         if lines:
             write("\n".join(lines) + "\n")
+    if github:
+        lines = github.closing()
+        if lines:
+            write("\n".join(lines) + "\n")
     if fmt in ("text", "github"):
         write(summary_line(tally) + "\n")
+    if table:
+        table.append_to(step_summary, tally)
     return tally
 
 
@@ -277,5 +350,11 @@ def render(fmt: str, results: list[FileCheck], *, colour: bool = False, quiet: b
         return github_report(results, threshold=threshold)
     if fmt == "junit":
         return junit_report(results, strict=strict)
+    if fmt == "sarif":
+        from .ci_reports import sarif_report
+        return sarif_report(results)
+    if fmt == "codeclimate":
+        from .ci_reports import codeclimate_report
+        return codeclimate_report(results)
     raise ValueError(fmt)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 
 import click
@@ -21,9 +22,12 @@ from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally,
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: path:line:col: CODE severity message; json: one document; jsonl: one "
-                   "object per diagnostic; github: GitHub Actions annotations; junit: JUnit XML; "
-                   "html: a report page linking each diagnostic to its position in a replay "
-                   "page of its file (written with --html-dir).")
+                   "object per diagnostic; github: GitHub Actions annotations (the gravest "
+                   "first, as many as GitHub keeps, the rest as log lines; the whole report is "
+                   "appended to $GITHUB_STEP_SUMMARY when it is set); junit: JUnit XML; sarif: "
+                   "SARIF 2.1.0 (GitHub code scanning); codeclimate: GitLab's code-quality "
+                   "report; html: a report page linking each diagnostic to its position in a "
+                   "replay page of its file (written with --html-dir).")
 @click.option("--html-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="With --format html: the folder for the report (index.html) and a replay "
                    "page of every file with findings.")
@@ -66,6 +70,7 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
       gamao validate --format json --ignore GM103 match.mat
       cat match.mat | gamao validate -
       gamao validate --format html --html-dir report/ archive/
+      gamao validate --format sarif archive/ > gamao.sarif
     """
     from gamao_cli.replay.check import check_file
 
@@ -91,7 +96,8 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
         # written file by file: memory does not grow with the number of files
         tally = stream(fmt, each,
                        lambda text: click.echo(text, nl=False, color=colour),
-                       colour=colour, quiet=quiet, strict=strict, threshold=threshold)
+                       colour=colour, quiet=quiet, strict=strict, threshold=threshold,
+                       step_summary=os.environ.get("GITHUB_STEP_SUMMARY") or None)
     elif fmt == "html":
         from .html_report import write_html_report
         results = list(each)
