@@ -449,3 +449,25 @@ def test_action_installs_gamao_from_its_checkout_and_runs_it(tmp_path):
             env["PATH"] = os.pathsep.join(added + [env["PATH"]])
     gamao = shutil.which("gamao", path=env["PATH"])
     assert gamao and gamao.startswith(str(runner_temp))
+
+
+def test_sarif_and_codeclimate_keep_their_structure_in_every_language(monkeypatch):
+    """Only the results' messages follow --lang; the rules' help is English
+    (the words of the code table), the rest is the same."""
+    monkeypatch.chdir(ROOT)
+
+    def strip(doc):
+        if isinstance(doc, dict):
+            return {k: "<text>" if k in ("text", "description") else strip(v)
+                    for k, v in doc.items()}
+        if isinstance(doc, list):
+            return [strip(v) for v in doc]
+        return doc
+
+    for fmt in ("sarif", "codeclimate"):
+        en = json.loads(run("validate", "--format", fmt, str(EXAMPLES)).stdout)
+        pt = json.loads(run("--lang", "pt_BR", "validate", "--format", fmt, str(EXAMPLES)).stdout)
+        assert en != pt                      # the messages are translated
+        assert strip(en) == strip(pt)
+        if fmt == "sarif":
+            assert en["runs"][0]["tool"] == pt["runs"][0]["tool"]   # rules in English
