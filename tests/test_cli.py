@@ -154,7 +154,9 @@ def test_jsonl_one_object_per_diagnostic():
 def test_github_annotations():
     r = run("validate", "--format", "github", ILLEGAL)
     first = r.output.splitlines()[0]
-    assert first.startswith(f"::error file={ILLEGAL},line=9,col=38,title=GM202 play::6/3 8/4 with 4-2")
+    # the path as GitHub matches it with the repository's files: from the working directory
+    where = os.path.relpath(ILLEGAL) if not os.path.relpath(ILLEGAL).startswith("..") else ILLEGAL
+    assert first.startswith(f"::error file={where},line=9,col=38,title=GM202 play::6/3 8/4 with 4-2")
 
 
 def test_junit_xml_parses_with_one_case_per_file(tmp_path):

@@ -13,7 +13,8 @@
 
 Paths are written relative to the working directory (the repository's root
 when the job runs there), with ``/``, as both services match them against
-the repository's files. Both formats keep every diagnostic, as json does.
+the repository's files (:func:`report_path`; the github annotations too).
+sarif and codeclimate keep every diagnostic, as json does.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import json
 import os
 import re
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 from urllib.parse import quote
 
 import click
@@ -33,8 +34,6 @@ from gamao_cli.i18n import _, ngettext, pgettext
 from gamao_cli.messages import CODES, MESSAGES, severity_word
 from gamao_cli.replay.check import FileCheck
 from gamao_cli.replay.diagnostics import Diagnostic
-
-from .reporters import Tally, _legal, shown
 
 SARIF_VERSION = "2.1.0"
 #: The schema the report names (the one the tests validate it against).
@@ -68,6 +67,11 @@ def report_path(path: str) -> str:
         except ValueError:
             pass
     return PurePosixPath(*p.parts).as_posix() if p.parts else path
+
+
+def _legal(d: Diagnostic) -> str:
+    """``; legal: 13/7 8/7, ...`` (the legal plays of an illegal one), or nothing."""
+    return "; " + _("legal: {plays}").format(plays=", ".join(d.legal)) if d.legal else ""
 
 
 def _line(d: Diagnostic) -> int | None:
@@ -159,7 +163,6 @@ def sarif_report(results: list[FileCheck]) -> str:
         if where:
             result["properties"] = where
         out.append(result)
-    tally = Tally.of(results)
     doc = {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
@@ -167,7 +170,8 @@ def sarif_report(results: list[FileCheck]) -> str:
             "tool": {"driver": {"name": "gamao", "version": __version__,
                                 "semanticVersion": __version__,
                                 "rules": [_rule(code) for code in codes]}},
-            "invocations": [{"executionSuccessful": not tally.internal_error}],
+            "invocations": [{"executionSuccessful": all(r.internal_error is None
+                                                        for r in results)}],
             "columnKind": "unicodeCodePoints",
             "results": out,
         }],
@@ -232,15 +236,15 @@ class StepSummary:
 
     _RESERVE = 4096   # room for the heading and the closing words
 
-    def __init__(self, threshold: str):
-        self.threshold = threshold
+    def __init__(self, show: Callable[[Diagnostic], bool]):
+        self.show = show            # which diagnostics the report shows
         self.rows: list[str] = []
         self.size = 0
         self.left_out = 0
 
     def add(self, r: FileCheck) -> None:
         for d in r.diagnostics:
-            if not shown(d, self.threshold):
+            if not self.show(d):
                 continue
             cells = (report_path(d.path), str(_line(d) or ""), str(d.column or "") if _line(d)
                      else "", d.code, severity_word(d.severity), d.message + _legal(d))
@@ -252,9 +256,9 @@ class StepSummary:
                 self.rows.append(row)
                 self.size += size
 
-    def text(self, tally: Tally) -> str:
-        from .reporters import summary_line
-        out = ["## gamao validate\n", "\n", markdown_cell(summary_line(tally)) + "\n"]
+    def text(self, closing: str) -> str:
+        """The summary, under the report's ``closing`` line."""
+        out = ["## gamao validate\n", "\n", markdown_cell(closing) + "\n"]
         if self.rows:
             head = (pgettext("column", "file"), pgettext("column", "line"),
                     pgettext("column", "column"), pgettext("column", "code"),
@@ -270,14 +274,15 @@ class StepSummary:
                 "finding is in the step's log", self.left_out).format(n=self.left_out)) + "\n"]
         return "".join(out) + "\n"
 
-    def append_to(self, path: str, tally: Tally) -> None:
-        """Append the table to ``path``; one that cannot be written is said on
-        standard error and makes the exit code 2, as any output that cannot be
-        written."""
+    def append_to(self, path: str, closing: str) -> bool:
+        """Append the summary to ``path``; whether it was written (one that
+        cannot be is said on standard error; the report's exit code is then 2,
+        as for any output that cannot be written)."""
         try:
             with open(path, "a", encoding="utf-8", errors="surrogateescape") as fh:
-                fh.write(self.text(tally))
+                fh.write(self.text(closing))
         except OSError as exc:
             click.echo(_("gamao: cannot write the step summary {path}: {reason}")
                        .format(path=path, reason=exc.strerror or exc), err=True)
-            tally.unwritten = True
+            return False
+        return True

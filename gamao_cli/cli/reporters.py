@@ -27,6 +27,7 @@ from gamao_cli.messages import severity_word
 from gamao_cli.replay.check import FileCheck
 from gamao_cli.replay.diagnostics import Diagnostic
 
+from .ci_reports import StepSummary, codeclimate_report, report_path, sarif_report
 from .exit_codes import Status
 
 FORMATS = ("text", "json", "jsonl", "github", "junit", "sarif", "codeclimate", "html")
@@ -190,7 +191,7 @@ GITHUB_LIMIT = 10
 
 
 def _github_annotation(d: Diagnostic) -> str:
-    props = [f"file={_gh_escape(d.path, True)}"]
+    props = [f"file={_gh_escape(report_path(d.path), True)}"]
     if d.line:  # a line 0 (a whole-game finding of a binary file) is no line
         props.append(f"line={d.line}")
         if d.column:
@@ -303,10 +304,7 @@ def stream(fmt: str, results: Iterable[FileCheck], write: Callable[[str], None],
     tally = Tally(strict, threshold if fmt in FILTERED else "info")
     tally.quiet = quiet and fmt == "text"
     github = GitHubAnnotations(threshold, summary=bool(step_summary)) if fmt == "github" else None
-    table = None
-    if github and step_summary:
-        from .ci_reports import StepSummary
-        table = StepSummary(threshold)
+    table = StepSummary(lambda d: shown(d, threshold)) if github and step_summary else None
     for r in results:
         tally.add(r)
         if fmt == "text":
@@ -327,8 +325,8 @@ def stream(fmt: str, results: Iterable[FileCheck], write: Callable[[str], None],
             write("\n".join(lines) + "\n")
     if fmt in ("text", "github"):
         write(summary_line(tally) + "\n")
-    if table:
-        table.append_to(step_summary, tally)
+    if table and not table.append_to(step_summary, summary_line(tally)):
+        tally.unwritten = True
     return tally
 
 
@@ -351,10 +349,8 @@ def render(fmt: str, results: list[FileCheck], *, colour: bool = False, quiet: b
     if fmt == "junit":
         return junit_report(results, strict=strict)
     if fmt == "sarif":
-        from .ci_reports import sarif_report
         return sarif_report(results)
     if fmt == "codeclimate":
-        from .ci_reports import codeclimate_report
         return codeclimate_report(results)
     raise ValueError(fmt)
 
