@@ -41,7 +41,8 @@ MEANINGS: dict[str, dict[int, str]] = {
         OK: "no errors (warnings and infos do not fail)",
         FINDINGS: "errors found (or warnings, with --strict)",
         USAGE: "usage error, or a file that could not be read or is not a match file "
-               "(the other files are still checked), or standard output that cannot be written",
+               "(the other files are still checked), or standard output or GitHub's step "
+               "summary ($GITHUB_STEP_SUMMARY, with --format github) that cannot be written",
         INTERNAL: _INTERNAL + "; reported as GM008 for the file it happened on, and the "
                   "other files are still checked",
         INTERRUPTED: _INTERRUPTED,

@@ -10,8 +10,8 @@ memory that does not grow with it.
 Infos (a producer's quirk gamao interprets, never a fault) are left out of
 the text and github reports unless asked (``--show-info``, or a
 ``--severity`` threshold): on a real archive they would drown the result.
-Their closing line still counts them, and json, jsonl and junit keep every
-diagnostic.
+Their closing line still counts them, and json, jsonl, junit, sarif and
+codeclimate keep every diagnostic.
 """
 from __future__ import annotations
 

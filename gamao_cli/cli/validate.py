@@ -35,7 +35,7 @@ from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally,
 @click.option("--severity", type=click.Choice(SEVERITIES), default=None,
               help="The least grave severity text and github output show (default: "
                    f"{DEFAULT_THRESHOLD}; infos are then counted on the closing line but not "
-                   "shown). json, jsonl and junit keep every diagnostic.")
+                   "shown). json, jsonl, junit, sarif and codeclimate keep every diagnostic.")
 @click.option("--show-info", is_flag=True, help="Show infos too (the same as --severity info).")
 @strict_option
 @select_option
