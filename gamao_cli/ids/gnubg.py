@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import base64
 import re
+from operator import mul as _mul
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -127,7 +128,7 @@ def _check_board(me: Sequence[int], opp: Sequence[int]) -> tuple[Board, Board]:
         return me, opp   # type: ignore[return-value]
     me_t = _check_side(me, "me")
     opp_t = _check_side(opp, "opp")
-    if not any(map(min, me_t[1:25], opp_t[24:0:-1])):  # no point held by both
+    if not any(map(_mul, me_t[1:25], opp_t[24:0:-1])):  # no point held by both
         if me_t is me and opp_t is opp:
             _CHECKED[:] = (me_t, opp_t)
         return me_t, opp_t
