@@ -14,6 +14,14 @@ One run times, on the bulk corpus and on a GNU Backgammon self-play corpus:
   then ``gnubg.match()`` for each file), in a subprocess so that a crash of
   gnubg cannot end the benchmark (skipped with a message when the wheel is
   missing);
+* Debian's GNU Backgammon program (``/usr/games/gnubg -t -q -r``, its
+  display off, one ``import mat "PATH"`` a file, every file in one process)
+  against the command ``gamao validate --quiet --jobs 1`` of the same files,
+  both in CPU seconds of the whole process (start-up included), in the same
+  rounds (which goes first alternates), with their ratio: the figure of the
+  target "validate --jobs 1 at most 5x gnubg's importer". The three bulk
+  files gnubg 1.07 crashes on (:data:`GNUBG_CRASHES`) are left out of both
+  (skipped with a message when the program is missing);
 * with ``--baseline PATH`` (a checkout of gamao from before a change, with
   its own venv in ``PATH/.venv``): full validation (``check_file`` on each
   file, in-process) by that checkout and by this one, each in a child
@@ -34,7 +42,7 @@ by a small launcher process, so that they do not count this process's
 memory). It asserts nothing.
 
     python bench/throughput.py [--corpus ../shared/corpus/bulk] [--selfplay DIR]
-                               [--repeat 3] [--no-cli] [--no-gnubg]
+                               [--repeat 3] [--no-cli] [--no-gnubg] [--no-gnubg-program]
                                [--baseline ../baseline [--baseline-python PY]]
 
 The self-play corpus is ``tests/data/selfplay/*.mat`` when present, else one
@@ -161,6 +169,35 @@ for p in paths:
 print(json.dumps({"seconds": time.perf_counter() - t, "cpu": time.process_time() - c,
                   "plays": plays, "errors": errors, "module": gamao_cli.__file__}))
 """
+
+
+# Debian's GNU Backgammon (1.07), driven by commands on standard input.
+GNUBG_PROGRAM = "/usr/games/gnubg"
+# The bulk files gnubg 1.07's importer crashes on (left out of its comparison).
+GNUBG_CRASHES = ("lasse/match8320876.txt", "lasse/match8562506.txt", "lasse/match8600489.txt")
+
+
+def run_gnubg_program(paths: list[str]) -> dict | str:
+    """Debian's gnubg importing every file of ``paths`` in one process: its
+    CPU seconds (user + system, start-up included), wall seconds, peak
+    memory."""
+    if not os.access(GNUBG_PROGRAM, os.X_OK):
+        return f"skipped: {GNUBG_PROGRAM} is not installed (apt-get install gnubg)"
+    commands = "set display off\n" + "".join(f'import mat "{p}"\n' for p in paths)
+    got = launch([GNUBG_PROGRAM, "-t", "-q", "-r"], input=commands)
+    if got["code"] != 0:
+        return f"gnubg failed (exit code {got['code']}): {got['stderr'].strip()[-300:]}"
+    return got
+
+
+def run_gamao_command(paths: list[str]) -> dict | str:
+    """``gamao validate --quiet --jobs 1`` of ``paths``: CPU seconds of the
+    whole process (start-up included), wall seconds, peak memory."""
+    got = launch([sys.executable, "-m", "gamao_cli", "validate", "--quiet", "--no-color",
+                  "--jobs", "1", *paths], cwd=str(ROOT))
+    if got["code"] not in (0, 1):
+        return f"exit code {got['code']}: {got['stderr'].strip()[-300:]}"
+    return got
 
 
 def corpus_files(folder: Path, pattern: str = "*") -> list[str]:
@@ -301,6 +338,7 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
           f"{args.repeat} rounds", flush=True)
     rounds: list[dict] = []
     gnubg_note = "skipped (--no-gnubg)"
+    program_note = "skipped (--no-gnubg-program)"
     cli_note: dict[int, str] = {}
     baseline_note: dict[str, str] = {}
     info: dict = {}
@@ -330,6 +368,20 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
                     got[f"{who}_wall"], got[f"{who}_cpu"] = c["seconds"], c["cpu"]
                     info[f"{who}_plays"], info[f"{who}_errors"] = c["plays"], c["errors"]
                     info[f"{who}_kb"] = max(info.get(f"{who}_kb", 0), c["maxrss_kb"])
+        if args.gnubg_program:
+            crashes = {str(Path(where) / c) for c in GNUBG_CRASHES}
+            both = [p for p in paths if p not in crashes and '"' not in p]
+            pair = [("deb_gnubg", run_gnubg_program), ("deb_gamao", run_gamao_command)]
+            if len(rounds) % 2:   # every other round gamao goes first
+                pair.reverse()
+            for who, run in pair:
+                c = run(both)
+                if isinstance(c, str):
+                    program_note = c
+                else:
+                    got[f"{who}_cpu"], got[f"{who}_wall"] = c["cpu"], c["seconds"]
+                    info[f"{who}_kb"] = max(info.get(f"{who}_kb", 0), c["maxrss_kb"])
+            info["deb_files"] = len(both)
         if args.gnubg:
             g = run_gnubg(paths, 1)
             if isinstance(g, str):
@@ -382,6 +434,18 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
               + "".join(f", --jobs {j} {ratio(f'jobs{j}', 'gnubg'):.1f}x" for j in cli))
     else:
         print(f"GNU Backgammon import mat + match(): {gnubg_note}")
+    program_ratio = None
+    if {"deb_gnubg_cpu", "deb_gamao_cpu"} <= have:
+        program_ratio = ratio("deb_gamao_cpu", "deb_gnubg_cpu")
+        print(f"Debian's gnubg -t (import mat, {info['deb_files']} files, gnubg's three crashes "
+              f"left out): CPU {med('deb_gnubg_cpu'):.2f} s (wall {med('deb_gnubg_wall'):.2f} s, "
+              f"peak {mb(info['deb_gnubg_kb'])})")
+        print(f"  gamao validate --jobs 1, the same files: CPU {med('deb_gamao_cpu'):.2f} s "
+              f"(wall {med('deb_gamao_wall'):.2f} s, peak {mb(info['deb_gamao_kb'])}); "
+              f"ratio gamao/gnubg {program_ratio:.1f}x CPU (both start-up included; per round: "
+              + ", ".join(f"{r['deb_gamao_cpu'] / r['deb_gnubg_cpu']:.1f}" for r in rounds) + ")")
+    else:
+        print(f"Debian's gnubg -t importer: {program_note}")
     print(f"  ratio gamao/floor: parse only {ratio('parse', 'floor'):.1f}x, "
           f"full validation {ratio('full', 'floor'):.1f}x")
     if args.baseline:
@@ -402,11 +466,11 @@ def bench_corpus(name: str, where: str, paths: list[str], args) -> None:
         else:
             print(f"full validation against the baseline: failed, {baseline_note}")
     print_targets(ratio("parse", "floor"), full_gnubg, scaling,
-                  max([info["self_kb"]] + [rss for _t, rss in cli.values()]))
+                  max([info["self_kb"]] + [rss for _t, rss in cli.values()]), program_ratio)
 
 
 def print_targets(parse_floor: float, full_gnubg: float | None, scaling: float | None,
-                  peak_kb: int) -> None:
+                  peak_kb: int, program_ratio: float | None = None) -> None:
     """The targets of the throughput issue, each with what this run measured."""
     def verdict(ok: bool) -> str:
         return "holds" if ok else "MISSED"
@@ -421,7 +485,10 @@ def print_targets(parse_floor: float, full_gnubg: float | None, scaling: float |
           + (f"{scaling:5.2f}x {verdict(scaling >= 1.8)}" if scaling is not None
              else "  -    not measured"))
     print(f"    peak memory < 100 MB                 : {mb(peak_kb):>6} "
-          f"{verdict(peak_kb < 100 * 1024)}", flush=True)
+          f"{verdict(peak_kb < 100 * 1024)}")
+    print("    validate --jobs 1 <= 5x Debian gnubg's importer (CPU): "
+          + (f"{program_ratio:5.1f}x  {verdict(program_ratio <= 5)}" if program_ratio is not None
+             else "  -    not measured"), flush=True)
 
 
 def main() -> None:
@@ -431,7 +498,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5, help="rounds (medians over them)")
     ap.add_argument("--no-cli", dest="cli", action="store_false", help="skip the command runs")
     ap.add_argument("--no-gnubg", dest="gnubg", action="store_false",
-                    help="skip GNU Backgammon's importer")
+                    help="skip GNU Backgammon's importer (the gnubg wheel)")
+    ap.add_argument("--no-gnubg-program", dest="gnubg_program", action="store_false",
+                    help="skip Debian's gnubg program against gamao validate --jobs 1")
     ap.add_argument("--baseline", type=Path,
                     help="a checkout of gamao to compare full validation with (e.g. ../baseline)")
     ap.add_argument("--baseline-python",

@@ -200,14 +200,18 @@ def test_header_checks_match_their_line_by_line_definition():
 
 # -- the validator ----------------------------------------------------------
 
-def report_dump(match, fast: bool = True) -> tuple:
+def report_dump(match, fast: bool = True, keep_records: bool = False) -> tuple:
     try:
-        report = validate_match(match, fast=fast)
+        report = validate_match(match, fast=fast, keep_records=keep_records)
     except ValueError as exc:  # a movement off the board (0/3, 24/227): both paths raise
         return ("raised", str(exc))
     return ([d.to_dict() for d in report.diagnostics], report.final_score, report.winner,
             report.plays, [(g.winner, g.points, g.stated_points, g.ended, g.cube, g.moves)
-                           for g in report.games])
+                           for g in report.games],
+            # with keep_records, every action's record: the position before
+            # it, whose turn, the cube, the die steps taken
+            [[(id(r.action), r.turn, r.position, r.cube, r.cube_owner, r.steps)
+              for r in g.records] for g in report.games])
 
 
 def test_the_fast_replay_reports_what_the_full_replay_reports():
@@ -229,6 +233,10 @@ def test_the_fast_replay_reports_what_the_full_replay_reports():
     full = [report_dump(mt, fast=False) for mt in matches]
     assert fast == full
     assert any(f[0] for f in fast)  # some diagnostics were compared
+    # the records the writers take (keep_records): the same either way
+    fast = [report_dump(mt, keep_records=True) for mt in matches]
+    assert fast == [report_dump(mt, fast=False, keep_records=True) for mt in matches]
+    assert sum(len(g) for f in fast if f[0] != "raised" for g in f[-1]) > 10_000
 
 
 @needs_corpus
@@ -242,6 +250,8 @@ def test_the_fast_replay_matches_the_full_replay_on_the_corpus():
             pass
     fast = [report_dump(mt) for mt in matches]
     assert fast == [report_dump(mt, fast=False) for mt in matches]
+    fast = [report_dump(mt, keep_records=True) for mt in matches]
+    assert fast == [report_dump(mt, fast=False, keep_records=True) for mt in matches]
 
 
 # -- the board ----------------------------------------------------------------

@@ -237,6 +237,29 @@ def test_the_parser_cache_gives_the_same_parser(tmp_path, monkeypatch):
     assert _same_reading(_lark("runs"), text) == _same_reading(fresh, text)
 
 
+def test_installs_sharing_a_cache_folder_keep_a_cache_file_each(tmp_path, monkeypatch):
+    """The cache file is named by the hash of what Lark checks (grammar,
+    options, Lark's and Python's versions): another Lark (or grammar) sharing
+    the folder writes a file of its own and leaves this one as it was."""
+    import lark
+
+    from gamao_cli.formats.mat.reader import _lark
+    monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("GAMAO_NO_CACHE", raising=False)
+    _lark("runs")
+    [mine] = (tmp_path / "cache").iterdir()
+    assert mine.name.startswith("matchfile-runs-") and mine.name.endswith(".lark-cache")
+    made = mine.read_bytes()
+    monkeypatch.setattr(lark, "__version__", lark.__version__ + ".other")
+    _lark("runs")
+    files = sorted((tmp_path / "cache").iterdir())
+    assert len(files) == 2 and mine in files and mine.read_bytes() == made
+    monkeypatch.undo()
+    monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "cache"))
+    _lark("runs")   # the same install again: its own file, no third one
+    assert len(list((tmp_path / "cache").iterdir())) == 2
+
+
 def test_the_parser_cache_can_be_turned_off_or_missing(tmp_path, monkeypatch):
     from gamao_cli.formats.mat.reader import parser_cache_path
     monkeypatch.setenv("GAMAO_CACHE_DIR", str(tmp_path / "c"))

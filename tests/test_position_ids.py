@@ -415,6 +415,49 @@ def test_xgid_round_trip(pos, turn, owner, cube_log2, dice, score, rules, length
     assert flipped.to_xgid().split(":")[0] == x.split(":")[0]
 
 
+@given(
+    positions(),
+    st.sampled_from([0, 1]),
+    st.sampled_from([None, 0, 1]),
+    st.integers(0, 15),
+    st.one_of(st.just((0, 0)), st.tuples(st.integers(1, 6), st.integers(1, 6))),
+    st.booleans(),
+    st.tuples(st.integers(0, 40), st.integers(0, 40)),
+    st.integers(0, 31),
+    st.booleans(),
+    st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_xgid_of_a_match_state_reads_back_as_that_state(pos, on_roll, owner, cube_log2, dice,
+                                                        offered, score, length, crawford, jacoby):
+    """xgid_of_state (the writers' path, which skips xgid()'s argument
+    checks) says what the state says, as parse_xgid reads it back; the
+    Position ID of the same board, asked before or after, is unchanged."""
+    from gamao_cli.ids.xgid import xgid_of_state
+    me, opp = pos
+    crawford = crawford and length > 0
+    state = MatchState(cube=1 << cube_log2, cube_owner=owner, on_roll=on_roll, turn=on_roll,
+                       dice=dice, double_offered=offered and dice == (0, 0), score=score,
+                       length=length, crawford=crawford, jacoby=jacoby)
+    pid = position_id(me, opp)
+    x = xgid_of_state(me, opp, state)
+    s = parse_xgid(x)
+    bottom_on_roll = on_roll == 1
+    assert (s.me, s.opp) == (me, opp) and s.turn == (1 if bottom_on_roll else -1)
+    assert s.cube == 1 << cube_log2 and s.cube_owner == {None: 0, 1: 1, 0: -1}[owner]
+    assert s.score == (score[1], score[0]) and s.length == length and s.max_cube == 10
+    assert s.rules == (int(crawford) if length else int(jacoby))
+    if state.double_offered:
+        assert s.decision == "D"
+    else:
+        assert s.dice == (None if dice == (0, 0) else dice)
+    assert x == xgid(me, opp, cube=state.cube, cube_owner=s.cube_owner, turn=s.turn,
+                     dice=None if dice == (0, 0) and not state.double_offered else
+                     "D" if state.double_offered else dice,
+                     score=s.score, crawford=crawford, jacoby=jacoby, length=length)
+    assert position_id(me, opp) == pid == position_id(list(me), list(opp))
+
+
 # ---------------------------------------------------------------------------
 # the corpus: eXtreme Gammon and BGBlitz position exports
 # ---------------------------------------------------------------------------

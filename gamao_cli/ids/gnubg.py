@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import base64
 import re
+from operator import mul as _mul
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -116,10 +117,20 @@ def _check_side(side: Sequence[int], name: str) -> Board:
     return values
 
 
+# The last board found good (a position's Position ID and its XGID check the
+# same two tuples one after the other; tuples cannot change, and holding them
+# keeps their identity from being reused).
+_CHECKED: list = [None, None]
+
+
 def _check_board(me: Sequence[int], opp: Sequence[int]) -> tuple[Board, Board]:
+    if me is _CHECKED[0] and opp is _CHECKED[1]:
+        return me, opp   # type: ignore[return-value]
     me_t = _check_side(me, "me")
     opp_t = _check_side(opp, "opp")
-    if not any(map(min, me_t[1:25], opp_t[24:0:-1])):  # no point held by both
+    if not any(map(_mul, me_t[1:25], opp_t[24:0:-1])):  # no point held by both
+        if me_t is me and opp_t is opp:
+            _CHECKED[:] = (me_t, opp_t)
         return me_t, opp_t
     for p in range(1, 25):
         if me_t[p] and opp_t[25 - p]:
@@ -161,9 +172,14 @@ def position_key(me: Sequence[int], opp: Sequence[int]) -> bytes:
     """The 10-byte key behind a Position ID (player not on roll first)."""
     me_t, opp_t = _check_board(me, opp)
     # bit i of the key is the i-th of: for each point 1..25 of the player not
-    # on roll, then of the player on roll, a 1 per checker and a 0
-    bits = "".join(["1" * side[p] + "0" for side in (opp_t, me_t) for p in range(1, 26)])
-    return int(bits[::-1], 2).to_bytes(10, "little")
+    # on roll, then of the player on roll, a 1 per checker and a 0; written
+    # here last bit first, as int(..., 2) reads it (a piece per point, from
+    # a table: no Python loop)
+    bits = "".join(map(_ZERO_ONES.__getitem__, me_t[25:0:-1] + opp_t[25:0:-1]))
+    return int(bits, 2).to_bytes(10, "little")
+
+
+_ZERO_ONES = tuple("0" + "1" * n for n in range(MAX_CHECKERS + 1))
 
 
 def position_id(me: Sequence[int], opp: Sequence[int]) -> str:
@@ -240,6 +256,10 @@ def decode_position_id(s: str, checkers: int = 15) -> tuple[Board, Board]:
 # Match ID
 # --------------------------------------------------------------------------
 
+# The dice a MatchState holds: a roll, or (0, 0) before it.
+_DICE = frozenset([(0, 0)] + [(a, b) for a in range(1, 7) for b in range(1, 7)])
+
+
 @dataclass(frozen=True)
 class MatchState:
     """What a GNU Backgammon Match ID holds.
@@ -272,6 +292,21 @@ class MatchState:
     jacoby: bool = False
 
     def __post_init__(self) -> None:
+        c, d, sc = self.cube, self.dice, self.score
+        if type(c) is int and 0 < c <= 1 << 15 and not c & (c - 1) \
+                and self.cube_owner in (None, 0, 1) and self.on_roll in (0, 1) \
+                and self.turn in (0, 1) and type(self.game_state) is int \
+                and 0 <= self.game_state <= 4 and type(self.resignation) is int \
+                and 0 <= self.resignation <= 3 and type(d) is tuple and d in _DICE \
+                and type(d[0]) is int and type(d[1]) is int and type(self.length) is int \
+                and 0 <= self.length < 1 << 15 and type(sc) is tuple and len(sc) == 2 \
+                and type(sc[0]) is int and type(sc[1]) is int and 0 <= sc[0] < 1 << 15 \
+                and 0 <= sc[1] < 1 << 15 and type(self.crawford) is bool \
+                and type(self.double_offered) is bool and type(self.jacoby) is bool:
+            return   # the usual case, all of it as the checks below want it
+        self._check()
+
+    def _check(self) -> None:
         def is_int(v: object) -> bool:
             return isinstance(v, int) and not isinstance(v, bool)
 
@@ -362,6 +397,20 @@ def match_id(state: MatchState) -> str:
     >>> match_id(MatchState(length=7, cube=2, cube_owner=0, on_roll=1, turn=1, dice=(1, 2), score=(6, 3)))
     'QQnlAGAAGAAE'
     """
+    if type(state) is MatchState:
+        # the fields of _MATCH_FIELDS, in one expression
+        d1, d2 = state.dice
+        if d1 < d2:
+            d1, d2 = d2, d1   # gnubg always writes the higher die first
+        owner = state.cube_owner
+        sc0, sc1 = state.score
+        key = ((state.cube.bit_length() - 1) & 15 | (3 if owner is None else owner & 3) << 4
+               | (state.on_roll & 1) << 6 | int(state.crawford) << 7
+               | (state.game_state & 7) << 8 | (state.turn & 1) << 11
+               | int(state.double_offered) << 12 | (state.resignation & 3) << 13
+               | (d1 & 7) << 15 | (d2 & 7) << 18 | (state.length & 0x7FFF) << 21
+               | (sc0 & 0x7FFF) << 36 | (sc1 & 0x7FFF) << 51 | int(not state.jacoby) << 66)
+        return _b64_encode(key.to_bytes(9, "little"))
     if not isinstance(state, MatchState):
         raise TypeError(f"match_id needs a MatchState, not {type(state).__name__}")
     values = {

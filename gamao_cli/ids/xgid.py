@@ -41,6 +41,11 @@ __all__ = ["XgidState", "xgid", "parse_xgid", "xgid_of_state"]
 
 _XG_DECISIONS = ("D", "B", "R")
 
+# The character of a point holding b checkers of the bottom player and t of
+# the top one (the bottom player's win; both at once is no position).
+_POINT_CHARS = {(b, t): chr(ord("A") + b - 1) if b else chr(ord("a") + t - 1) if t else "-"
+                for b in range(16) for t in range(16)}
+
 
 @dataclass(frozen=True)
 class XgidState:
@@ -204,19 +209,8 @@ def xgid(
             raise ValueError(f"dice must be two values 1..6, got {dice!r}")
         dice_s = f"{d[0]}{d[1]}"
 
-    bottom, top = (me_t, opp_t) if turn == 1 else (opp_t, me_t)
-    chars = []
-    for i in range(26):
-        b = bottom[i] if i >= 1 else 0          # bottom player's point i (25 = bar)
-        t = top[25 - i] if i <= 24 else 0       # top player's point 25 - i (0 -> bar)
-        if b:
-            chars.append(chr(ord("A") + b - 1))
-        elif t:
-            chars.append(chr(ord("a") + t - 1))
-        else:
-            chars.append("-")
     fields = [
-        "".join(chars),
+        _position_chars(me_t, opp_t, turn),
         str(cube.bit_length() - 1),
         str(cube_owner),
         str(turn),
@@ -229,6 +223,14 @@ def xgid(
     if max_cube is not None:
         fields.append(str(max_cube))
     return "XGID=" + ":".join(fields)
+
+
+def _position_chars(me: Board, opp: Board, turn: int) -> str:
+    """The position field of an XGID (boards already checked)."""
+    bottom, top = (me, opp) if turn == 1 else (opp, me)
+    # char i: the bottom player's point i (25 = bar; none at 0), else the
+    # top player's point 25 - i (0 -> bar; none at 25); from a table
+    return "".join(map(_POINT_CHARS.__getitem__, zip((0,) + bottom[1:26], top[25:0:-1] + (0,))))
 
 
 def parse_xgid(s: str, checkers: int = 15) -> XgidState:
@@ -339,13 +341,17 @@ def xgid_of_state(me: Sequence[int], opp: Sequence[int], state: MatchState) -> s
     >>> xgid_of_state(start, start, MatchState(length=5, dice=(3, 1), on_roll=1, turn=1))
     'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:5:10'
     """
-    owner = {None: 0, 1: 1, 0: -1}[state.cube_owner]
-    dice: tuple[int, int] | str | None = None
-    if state.double_offered:
-        dice = "D"
-    elif state.dice != (0, 0):
-        dice = state.dice
-    return xgid(me, opp, cube=state.cube, cube_owner=owner,
-                turn=1 if state.on_roll == 1 else -1, dice=dice,
-                score=(state.score[1], state.score[0]), crawford=state.crawford,
-                jacoby=state.jacoby, length=state.length)
+    # what xgid() writes for these arguments, without its checks of them
+    # (a MatchState holds only values it accepts): only the board is checked
+    me_t, opp_t = _check_board(me, opp)
+    turn = 1 if state.on_roll == 1 else -1
+    dice = "D" if state.double_offered else "00" if state.dice == (0, 0) else \
+        f"{state.dice[0]}{state.dice[1]}"
+    length = state.length
+    rules = int(state.crawford) if length else int(state.jacoby)
+    return (f"XGID={_position_chars(me_t, opp_t, turn)}:{state.cube.bit_length() - 1}:"
+            f"{_OWNER[state.cube_owner]}:{turn}:{dice}:{state.score[1]}:{state.score[0]}:"
+            f"{rules}:{length}:10")
+
+
+_OWNER = {None: 0, 1: 1, 0: -1}

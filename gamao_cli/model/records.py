@@ -243,6 +243,14 @@ class Play(Action):
         return shape
 
     def play_text(self) -> str:
+        written = self._written
+        if self._moves is None and written is not None:
+            # the same for every play written alike: made once, kept with the text
+            text = written.display
+            if text is None:
+                steps = written.steps_of(written.text, self.line, self._at)
+                text = written.display = " ".join(str(m) for m in steps)
+            return text
         return " ".join(str(m) for m in self.moves)
 
     def text(self) -> str:
@@ -258,13 +266,14 @@ class PlayText:
     the steps of one of them, ``shape_of(text)`` their common
     (movements, hit-marked points), kept in :attr:`shape` once made."""
 
-    __slots__ = ("text", "steps_of", "shape_of", "shape")
+    __slots__ = ("text", "steps_of", "shape_of", "shape", "display")
 
     def __init__(self, text: str, steps_of, shape_of):
         self.text = text
         self.steps_of = steps_of
         self.shape_of = shape_of
         self.shape: tuple | None = None
+        self.display: str | None = None   # Play.play_text of its plays, once made
 
 
 @dataclass(slots=True)

@@ -61,6 +61,7 @@ FIELDS = ("game", "counts", "pid", "mid", "xgid", "onRoll", "dice", "cube", "own
           "lastPlayer", "steps", "frag", "line", "col", "diags", "actor", "move")
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_COUNT_CHARS = tuple(_DIGITS)   # a count of checkers as one character (0-35)
 _RESULTS = (m.Win, m.Loss, m.Resign)
 _CUBE = (m.Double, m.Take, m.Drop)
 
@@ -303,7 +304,11 @@ class _Page:
                         steps += [src, dst, 1 if hit else 0]
             me, opp = s.position.me, s.position.opp
             by_player = (me, opp) if st.on_roll == 0 else (opp, me)
-            counts = "".join(_DIGITS[min(c, 35)] for side in by_player for c in side)
+            sides = by_player[0] + by_player[1]
+            if 0 <= min(sides) and max(sides) < len(_COUNT_CHARS):   # from a table
+                counts = "".join(map(_COUNT_CHARS.__getitem__, sides))
+            else:
+                counts = "".join(_DIGITS[min(c, 35)] for c in sides)
             self.snaps.append([gidx, counts, s.position_id, s.match_id, s.xgid.split("=", 1)[1],
                                st.on_roll, f"{st.dice[0]}{st.dice[1]}" if st.dice != (0, 0) else "",
                                st.cube, -1 if st.cube_owner is None else st.cube_owner,

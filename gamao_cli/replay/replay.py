@@ -154,7 +154,7 @@ class _GameReplay:
         self.win: m.Win | None = None
         self.keep = keep_records
         # nothing stands in the way of the fast path (see calm())
-        self.quiet = not keep_records
+        self.quiet = True
         self.marks_hits = v.marks_hits
         self.resolver = v.resolver
         self.play_in_place = v.resolver.play_in_place
@@ -214,10 +214,9 @@ class _GameReplay:
     def calm(self) -> None:
         """Settle :attr:`quiet` after a change of what it depends on: whether
         plays may take the fast path (the game not over, no roll left
-        unplayed, nothing broken, no records kept; a pending offer is
-        the cube's)."""
+        unplayed, nothing broken; a pending offer is the cube's)."""
         self.quiet = (self.end is None and self.win is None and self.unplayed_roll is None
-                      and not self.broken and not self.keep)
+                      and not self.broken)
 
     def ended(self) -> bool:
         return self.end is not None or self.win is not None
@@ -396,11 +395,19 @@ class _GameReplay:
                         return self.play_in_full(a)
                     self.me, self.opp = list(pos.me), list(pos.opp)
                     self._sides_ok = True
+                # the position before, for the record (made before the
+                # side arrays change)
+                before = self.pos if self.keep else None
                 me = self.me
                 off = me[0]
                 shape = a.shape or a.play_shape()
-                if self.play_in_place(me, self.opp, shape[0], d1, d2,
-                                      shape[1] if self.marks_hits else None) is not None:
+                hits = self.play_in_place(me, self.opp, shape[0], d1, d2,
+                                          shape[1] if self.marks_hits else None)
+                if hits is not None:
+                    if before is not None:   # what play_in_full records of it
+                        self.records.append(ActionRecord(
+                            a, a.player, before, cube.value, cube.owner,
+                            self.resolver.steps_in_place(shape[0], d1, d2, hits)))
                     self._pos_ok = False
                     self.moves += 1
                     if me[0] != off and not any(me[1:]):  # the last checker borne off

@@ -65,9 +65,12 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
     except Exception:
         return []
     jacoby = bool(rules.jacoby) if match.length == 0 else False
+    length = min(match.length, (1 << 15) - 1)
     out: list[Snapshot] = []
     for game, result in zip(match.games, report.games):
         first_roll = True
+        score = tuple(min(s, (1 << 15) - 1) for s in result.score_before)
+        crawford = result.crawford
         for r in result.records:
             if r.position is None or r.turn is None:
                 continue
@@ -88,11 +91,9 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
                 first_roll = False
             try:
                 state = MatchState(cube=_cube_log_ok(r.cube), cube_owner=r.cube_owner,
-                                   on_roll=on_roll, crawford=result.crawford,
+                                   on_roll=on_roll, crawford=crawford,
                                    game_state=game_state, turn=turn, double_offered=offered,
-                                   dice=dice, length=min(match.length, (1 << 15) - 1),
-                                   score=tuple(min(s, (1 << 15) - 1) for s in result.score_before),
-                                   jacoby=jacoby)
+                                   dice=dice, length=length, score=score, jacoby=jacoby)
             except ValueError:
                 continue
             out.append(Snapshot(game.number, a, r.position, state))

@@ -38,7 +38,10 @@ def check_stated(g, a: m.ActionType) -> None:
     first disagreement of a game, GM109) and XG's own invalid mark (GM110).
     Made inside the replay, so that a record of stated positions keeps the
     replay's fast path (no position is kept for each action)."""
-    if type(a) is m.Play and a.analysis and a.analysis.get("invalid") == XG_INVALID:
+    # ``is not None``, never the mapping's truth: XG's analysis is decoded
+    # when first looked at, and its truth (its length) would decode it all
+    analysis = a.analysis
+    if type(a) is m.Play and analysis is not None and analysis.get("invalid") == XG_INVALID:
         _say(g, a, "GM110", {"cell": a.text()}, dice=f"{a.dice[0]}{a.dice[1]}",
              play=a.play_text())
     if a.stated is None or g.stated_reported:

@@ -378,6 +378,21 @@ class Resolver:
             return None
         return hits
 
+    def steps_in_place(self, moves: tuple[Move, ...], d1: int, d2: int,
+                       hits: tuple[int, ...]) -> tuple[Step, ...]:
+        """The die steps ``(from, to, hit)`` of the play :meth:`play_in_place`
+        has just made of ``moves`` with ``d1``-``d2`` (and that hit
+        ``hits``): what :meth:`resolve_play` gives as its steps. A step hit
+        when it was the first to land on a point hit (as :func:`_take_back`
+        reads a plan)."""
+        landed: set[int] = set()
+        steps = []
+        for cur, d in self.plans.data[moves][d1 << 3 | d2]:
+            t = cur - d if cur > d else 0
+            steps.append((cur, t, t in hits and t not in landed))
+            landed.add(t)
+        return tuple(steps)
+
     def _plan(self, moves: tuple[Move, ...], d1: int, d2: int) -> tuple[tuple[int, int], ...]:
         """Work out (and keep) the plan of ``moves`` with ``d1``-``d2``."""
         by_roll = self.plans.data.get(moves)

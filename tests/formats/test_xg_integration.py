@@ -216,3 +216,26 @@ def test_export_carries_xgs_own_figures_for_every_analysed_play(tmp_path):
         assert row["analysis_depth"] == f"XG level {move.analysis_level}"
         assert float(row["best_equity"]) >= float(row["equity"]) - 1e-9
     assert analysed > 300
+
+
+def test_validating_a_match_decodes_none_of_xgs_analysis_yet_says_xgs_invalid_mark():
+    """The replay asks every play for XG's invalid mark (GM110): read from
+    the record as it is, without decoding the analysis (XG's candidates and
+    figures), which only the writers need."""
+    import dataclasses
+
+    from gamao_cli.formats.xg import Analysis
+    from gamao_cli.replay.stated import XG_INVALID
+    [match] = formats.read_path(str(path_of(MATCHES[0])))
+    analyses = [a.analysis for g in match.games for a in g.actions
+                if isinstance(a.analysis, Analysis)]
+    assert len(analyses) > 150
+    assert not [d for d in validate_match(match).diagnostics if d.code == "GM110"]
+    assert all(x._data is None for x in analyses)   # nothing decoded
+    play = next(a for a in match.games[1].actions
+                if isinstance(a, m.Play) and isinstance(a.analysis, Analysis))
+    action, record = play.analysis._source
+    play.analysis = Analysis(action, dataclasses.replace(record, invalid=XG_INVALID))
+    [found] = [d for d in validate_match(match).diagnostics if d.code == "GM110"]
+    assert found.game == match.games[1].number and found.move == play.move_number
+    assert play.analysis["invalid"] == XG_INVALID and play.analysis["candidates"]

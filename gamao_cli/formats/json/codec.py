@@ -205,10 +205,14 @@ def _lay_out(value: Any, pad: str, where: tuple = ()) -> Iterator[str]:
     yield f"\n{pad}}}"
 
 
+# json.dumps(value, ensure_ascii=False) makes an encoder a call: one for all
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def _compact(value: Any, where: tuple = ()) -> str:
     try:
         # (a lone surrogate, from a file name that is no UTF-8, as its JSON escape)
-        return escape_surrogates(json.dumps(value, ensure_ascii=False))
+        return escape_surrogates(_ENCODE(value))
     except ValueError:   # an int of more digits than Python writes
         raise _number_refusal(value, where) from None
 

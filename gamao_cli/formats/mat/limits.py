@@ -98,7 +98,9 @@ def check_long_plays(text: str, path: str) -> None:
         starts = [cm.end() for cm in _CELL_DICE.finditer(line)] or [0]
         for i, at in enumerate(starts):
             end = starts[i + 1] if i + 1 < len(starts) else len(line)
-            problem = play_problem(line[:end], path, number, 1, at=at)
+            # the cell alone (a slice of the line up to it would make a line
+            # of many cells quadratic); its column is where it starts
+            problem = play_problem(line[at:end], path, number, 1 + at)
             if problem is not None:
                 raise problem
 

@@ -36,7 +36,7 @@ from gamao_cli import model as m
 from gamao_cli.errors import NotAMatchFile, SyntaxProblem
 from gamao_cli.model.notation import BoundedCache, shape_of
 
-from ..grammars import grammar_text, parser_cache_path
+from ..grammars import grammar_text, parser_cache_key, parser_cache_path
 from ..limits import play_problem
 from .limits import check_long_plays, check_repeats, long_number_problem
 
@@ -401,9 +401,12 @@ def _score_line(text: str, line: int, column: int) -> m.ScoreLine:
 
 def _lark(start: str) -> Lark:
     builder = MatchFileBuilder()
-    parser = Lark(grammar_text(GRAMMAR_FILE), parser="lalr", lexer="contextual",
-                  start=[start, "cell"], transformer=builder, propagate_positions=False,
-                  maybe_placeholders=False, cache=parser_cache_path(f"matchfile-{start}"))
+    grammar = grammar_text(GRAMMAR_FILE)
+    options = dict(parser="lalr", lexer="contextual", start=[start, "cell"],
+                   propagate_positions=False, maybe_placeholders=False)
+    parser = Lark(grammar, transformer=builder, **options,
+                  cache=parser_cache_path(f"matchfile-{start}",
+                                          parser_cache_key(grammar, options)))
     builder.splitter = _cell_splitter(parser)
     builder.line_splitter = _line_splitter(builder.splitter)
     _SPLITTER[:] = [builder.splitter]
