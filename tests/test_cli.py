@@ -299,8 +299,26 @@ def test_summary_table_and_csv():
     table = run("summary", ILLEGAL).output
     assert "final score 1-4, winner: gnubgB" in table
     csv_out = run("summary", "--format", "csv", ILLEGAL).output.splitlines()
-    assert csv_out[0].startswith("path,player1,player2,length")
+    assert csv_out[0].startswith("path,player0,player1,length")
     assert len(csv_out) == 3
+
+
+def test_summary_csv_numbers_the_players_as_the_export_tables_do(tmp_path):
+    """Issue 22: one numbering everywhere: a column the CSV summary shares
+    with the export's matches table holds the same value there, and the
+    players are 0 and 1 as the JSON summary's indexes are."""
+    import csv
+    rows = list(csv.DictReader(run("summary", "--format", "csv", ILLEGAL).output.splitlines()))
+    r = run("export", ILLEGAL, "--to", "csv", "-o", str(tmp_path / "t"))
+    assert r.exit_code == 0, r.output
+    [part] = (tmp_path / "t" / "matches").glob("*.csv")
+    [match] = list(csv.DictReader(part.read_text().splitlines()))
+    shared = [c for c in rows[0] if c in match and c not in ("path", "winner")]
+    assert {"player0", "player1", "score0", "score1"} <= set(shared)
+    for c in shared:
+        assert rows[0][c] == match[c], c
+    [s] = json.loads(run("summary", "--format", "json", ILLEGAL).output)
+    assert rows[0]["winner"] == s["players"][s["winner"]] == rows[0]["player" + match["winner"]]
 
 
 # -- everywhere -----------------------------------------------------------
