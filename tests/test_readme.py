@@ -141,6 +141,7 @@ def test_readme_console_block_prints_what_it_shows(readme, start, commands, tmp_
     env.pop("NO_COLOR", None)
     for name in ("GAMAO_DEBUG", "COLUMNS"):
         env.pop(name, None)
+    before = {p for p in repo.rglob("*") if p.is_file()}
     p = subprocess.run(["bash", "-c", "\n".join(script)], cwd=repo, env=env, capture_output=True,
                        text=True, timeout=300)
     printed = p.stdout.split(f"\n{_MARK}\n")
@@ -149,6 +150,25 @@ def test_readme_console_block_prints_what_it_shows(readme, start, commands, tmp_
         assert shown_matches(shown, out), (
             f"{readme.name} (block at line {start}): $ {command}\n--- shown:\n"
             + "\n".join(shown) + "\n--- printed:\n" + out)
+    left = _not_ignored(repo, {p for p in repo.rglob("*") if p.is_file()} - before)
+    assert not left, (f"{readme.name} (block at line {start}) leaves files in the checkout "
+                      f"that .gitignore does not hold: {left}")
+
+
+def _not_ignored(repo: Path, new: set[Path]) -> list[str]:
+    """The files of ``new`` (under ``repo``) that the repository's .gitignore
+    does not ignore (what a user running a README's examples in a checkout
+    would see in ``git status``)."""
+    names = sorted(str(p.relative_to(repo)) for p in new
+                   if "__pycache__" not in p.relative_to(repo).parts)
+    if not names or shutil.which("git") is None:
+        return names if shutil.which("git") else []
+    if not (repo / ".git").exists():
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    p = subprocess.run(["git", "-C", str(repo), "check-ignore", "--no-index", "--stdin"],
+                       input="\n".join(names) + "\n", capture_output=True, text=True)
+    ignored = set(p.stdout.split("\n"))
+    return [n for n in names if n not in ignored]
 
 
 def test_readme_starts_with_its_two_set_up_commands():

@@ -33,6 +33,7 @@ from .language import LANG_HELP, Group, print_version, set_lang
 from .codes import codes as codes_command
 from .convert import convert as convert_command
 from .export import export as export_command
+from .help import help_command
 from .position import position as position_command
 from .summary import summary as summary_command
 from .validate import validate as validate_command
@@ -217,7 +218,7 @@ def main() -> None:
 
 
 for _command in (validate_command, convert_command, summary_command, position_command,
-                 export_command, codes_command):
+                 export_command, codes_command, help_command):
     main.add_command(_command)
 
 __all__ = ["main"]

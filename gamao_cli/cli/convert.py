@@ -14,7 +14,8 @@ from gamao_cli.i18n import _, ngettext
 from . import exit_codes
 from .language import Command
 from .files import iter_input_files
-from .options import STDIN, fail_usage, glob_option, inputs_argument, label
+from .options import (STDIN, check_output_not_a_folder, fail_usage, glob_option,
+                      inputs_argument, label)
 
 
 def _validate_hint(path: str) -> str:
@@ -156,6 +157,7 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         fail_usage(_("no match files found in {paths}").format(paths=", ".join(inputs)))
     if output and out_dir:
         fail_usage(_("give either -o/--output or --out-dir, not both"))
+    check_output_not_a_folder(output)
     if output and len(files) > 1:
         fail_usage(_("-o/--output takes one input; use --out-dir for several"))
     if out_dir and STDIN in files:

@@ -11,7 +11,7 @@ from gamao_cli.rules import Position
 
 from . import exit_codes
 from .language import Command
-from .options import fail_usage, label
+from .options import check_output_not_a_folder, fail_usage, label
 
 
 def _numbers(numbers: list[int]) -> str:
@@ -77,6 +77,7 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
       gamao position --id 4HPwATDgc/ABMA:MACmAAAAAAAE --format svg > board.svg
       gamao position quiz.xgp
     """
+    check_output_not_a_folder(output, out_dir=False)
     emit = _Output(output, force)
     from gamao_cli import formats
     from gamao_cli.errors import InputError
