@@ -194,6 +194,8 @@ def _github_lines(r: FileCheck, threshold: str) -> list[str]:
             props.append(f"col={d.column}")
         props.append(f"title={_gh_escape(d.code + ' ' + d.category, True)}")
         msg = d.message + _legal(d)
+        if d.line is None and d.game is not None:   # no line to point at: name the game
+            msg = d.where() + ": " + msg
         out.append(f"::{_GH_KINDS[d.severity]} {','.join(props)}::{_gh_escape(msg)}")
     return out
 
