@@ -709,7 +709,7 @@ def test_the_html_pages_speak_portuguese(tmp_path):
             str(tmp_path / "report"), ILLEGAL)
     index = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert r.exit_code == 1 and "1 arquivo: 2 erros, 0 avisos" in index
-    assert "<th scope=\"col\">gravidade</th>" in index and "<td>erro</td>" in index
+    assert "<th scope=\"col\">gravidade</th>" in index and "<td class=\"sev\">erro</td>" in index
 
 
 # -- machine output -----------------------------------------------------------------------
