@@ -13,6 +13,9 @@ from . import exit_codes
 from .language import Command
 from .options import check_output_not_a_folder, fail_usage, label
 
+#: The width in pixels of ``--format svg`` (the height follows: 640 by 536).
+SVG_WIDTH = 640
+
 
 def _numbers(numbers: list[int]) -> str:
     """``1-3``, ``1, 3 and 4``: the game or move numbers there are."""
@@ -34,7 +37,7 @@ def _id_board(ident: str, fmt: str) -> str:
     me, opp, state = parse_position(ident)
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
-        return svg_board(Position(tuple(me), tuple(opp)), state=state)
+        return svg_board(Position(tuple(me), tuple(opp)), state=state, size=SVG_WIDTH)
     if state is None:
         click.echo("gamao: " + _("a Position ID alone does not say who is on roll, the cube, the "
                                  "dice or the score: no Match ID and no XGID (give "
@@ -56,7 +59,8 @@ def _id_board(ident: str, fmt: str) -> str:
 @click.option("--format", "-f", "fmt", type=click.Choice(("text", "svg")), default="text",
               show_default=True,
               help="text: the board as GNU Backgammon's text board, with the IDs; svg: a "
-                   "standalone SVG picture of the board (no fonts or files outside it).")
+                   "standalone SVG picture of the board, 640 by 536 pixels, with arrows for the play "
+                   "that led to it (no fonts or files outside it).")
 @click.option("-o", "--output", "output", type=click.Path(allow_dash=True), default="-",
               help="Where to write (default - : standard output).")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
@@ -127,7 +131,9 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
         click.echo("gamao: " + _("{name}: there is no game {game}; the match has {there}").format(
             name=name, game=game, there=there), err=True)
         sys.exit(exit_codes.USAGE)
-    in_game = [s for s in snapshots(match) if s.game == game]
+    from gamao_cli.replay.replay import validate_match
+    report = validate_match(match, keep_records=True)
+    in_game = [s for s in snapshots(match, report) if s.game == game]
     found = [s for s in in_game if s.action.move_number == move
              and (side is None or s.action.player == side)]
     if not found:
@@ -159,7 +165,10 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
                   for i, n in enumerate(match.players))
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
-        emit(svg_board(snap, names=names))
+        from gamao_cli.replay.snapshots import last_play
+        last = last_play(report, snap.action)
+        emit(svg_board(snap, names=names, size=SVG_WIDTH, last_play=last[0] if last else None,
+                       last_player=last[1] if last else None))
         return
     who = names[snap.action.player]
     emit(_("{name}: game {game}, move {move}: {who} to act ({action})").format(
@@ -250,7 +259,7 @@ def _print_position_file(name: str, source, fmt: str, emit: _Output) -> None:
     state = pos.match_state()
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
-        emit(svg_board(Position(pos.me, pos.opp), state=state, names=names))
+        emit(svg_board(Position(pos.me, pos.opp), state=state, names=names, size=SVG_WIDTH))
         return
     emit(_("{name}: position: {what}").format(name=name, what=what) + "\n" + draw_board(pos.me, pos.opp, state, names=names)
          + f"\nXGID={xgid_of_state(pos.me, pos.opp, state).split('=', 1)[1]}")

@@ -364,3 +364,19 @@ def test_the_report_wraps_only_free_text(driver, tmp_path, width):
     assert got["overflow"] <= 1, got["overflow"]
     if width < 400:
         assert any(n > 1 for _text, n in got["messages"])   # the free text wraps
+
+
+def test_position_svg_renders_at_its_size(driver, tmp_path):
+    """``gamao position --format svg`` opened alone in Chromium is drawn at
+    the width and height it states (640 by 536), arrows included."""
+    out = tmp_path / "board.svg"
+    r = CliRunner().invoke(gamao, ["position", str(ROOT / "examples" / "consolidated-notation-5pt.mat"),
+                                   "--game", "1", "--move", "4", "--format", "svg", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    driver.get(out.as_uri())
+    got = driver.execute_script(
+        "const b = document.documentElement.getBoundingClientRect();"
+        "const a = [...document.querySelectorAll('g.arrow')].map(g => g.getBoundingClientRect())"
+        "  .filter(x => x.width > 0 && x.height > 0).length;"
+        "return [b.width, b.height, a];")
+    assert got == [640, 536, 4]
