@@ -203,7 +203,8 @@ class GamaoGroup(Group):
 def main() -> None:
     """Read, validate, convert and summarise backgammon match records
     (.mat match files of GNU Backgammon, eXtreme Gammon, Backgammon Galaxy,
-    Backgammon Studio and others; GNU Backgammon SGF; gamao JSON).
+    Backgammon Studio and others; GNU Backgammon SGF; eXtreme Gammon's .xg
+    matches and .xgp positions; gamao JSON).
 
     \b
     Examples:
@@ -211,6 +212,7 @@ def main() -> None:
       gamao validate --format github matches/
       gamao convert game.mat --to json -o game.json
       gamao summary --format csv matches/ > results.csv
+      gamao help validate
 
     Shell completion (bash): eval "$(_GAMAO_COMPLETE=bash_source gamao)"
     (zsh: zsh_source, fish: fish_source).

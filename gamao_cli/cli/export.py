@@ -32,11 +32,13 @@ def _missing(paths: tuple[str, ...]) -> list:
               help="The folder (or fsspec URL, e.g. s3://bucket/tables) that gets matches/, "
                    "games/ and actions/.")
 @click.option("--to", "to", type=click.Choice(("parquet", "csv", "jsonl")), default="parquet",
-              show_default=True, help="The form of the part files (parquet needs gamao[parquet]).")
+              show_default=True, help="The form of the part files (parquet needs pyarrow: gamao's parquet "
+                                 "extra).")
 @jobs_option
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on the Dask cluster of this scheduler (tcp://HOST:PORT; needs "
-                   "gamao[dask]); the workers must reach the inputs and DIR.")
+                   "dask.distributed: gamao's dask extra); the workers must reach the inputs "
+                   "and DIR.")
 @click.option("--force", is_flag=True, help="Replace the part files of an earlier export in DIR.")
 @click.option("--part-files", type=click.IntRange(min=1), default=256, show_default=True,
               metavar="N", help="Inputs (files or archive members) per part file; a part also "
