@@ -260,6 +260,15 @@ READER_MESSAGES: dict[str, str] = {
     # GM004: the operating system's reasons
     "GM004.cannot-read": "cannot read: {reason}",
     "GM004.cannot-read-stdin": "cannot read standard input: {reason}",
+    "GM004.no-member": "the archive {archive} has no member {member}",
+    # GM002: an archive given where one record is read
+    "GM002.archive": "an archive ({kind}), not one match record: validate, convert and summary "
+                     "read its members one by one; a member is named as {example}",
+    "GM002.archive-stdin": "an archive ({kind}) on standard input: give the archive's file name "
+                           "and its members are read one by one",
+    "GM002.archive-inside": "an archive ({kind}) inside an archive: gamao does not open it",
+    "GM002.archive-empty": "an archive ({kind}) with no match record in it: no member's name "
+                           "ends in {endings} (--glob takes others)",
     "os.not-found": "no such file or directory",
     "os.is-a-directory": "is a directory",
     "os.permission": "permission denied",

@@ -84,6 +84,7 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
     check_output_not_a_folder(output, out_dir=False)
     emit = _Output(output, force)
     from gamao_cli import formats
+    from gamao_cli.formats import members
     from gamao_cli.errors import InputError
     from gamao_cli.render.text import snapshot_board
     from gamao_cli.replay.check import input_error_diagnostic
@@ -111,11 +112,11 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
         fail_usage(_("give a match FILE or --id"))
     name = label(file)
     try:
-        source = formats.open_source(file)
+        source = members.open_source(file)
         if formats.detect(source.head()).name == "xg" and _is_position_file(source):
             _print_position_file(name, source, fmt, emit)
             return
-        matches = list(formats.read_source(source))
+        matches = list(members.read_source(source))
     except InputError as exc:
         click.echo(input_error_diagnostic(exc).format_text(), err=True)
         sys.exit(exit_codes.USAGE)

@@ -54,8 +54,9 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
     wrong score line, with file, line and column.
 
     PATHS are files, folders (searched recursively for *.mat, *.txt, *.sgf,
-    *.xg and *.xgp, in any case) or - for standard input (named <stdin> in
-    reports).
+    *.xg and *.xgp, in any case, and archives), archives (.zip, .tar,
+    .tar.gz, .gz: each member is checked, named ARCHIVE!MEMBER in reports)
+    or - for standard input (named <stdin> in reports).
 
     Infos (producers' quirks gamao interprets, never faults) are counted on
     the closing line and shown with --show-info.
