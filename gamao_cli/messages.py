@@ -260,6 +260,15 @@ READER_MESSAGES: dict[str, str] = {
     # GM004: the operating system's reasons
     "GM004.cannot-read": "cannot read: {reason}",
     "GM004.cannot-read-stdin": "cannot read standard input: {reason}",
+    "GM004.no-member": "the archive {archive} has no member {member}",
+    # GM002: an archive given where one record is read
+    "GM002.archive": "an archive ({kind}), not one match record: validate, convert and summary "
+                     "read its members one by one; a member is named as {example}",
+    "GM002.archive-stdin": "an archive ({kind}) on standard input: give the archive's file name "
+                           "and its members are read one by one",
+    "GM002.archive-inside": "an archive ({kind}) inside an archive: gamao does not open it",
+    "GM002.archive-empty": "an archive ({kind}) with no match record in it: no member's name "
+                           "ends in {endings} (--glob takes others)",
     "os.not-found": "no such file or directory",
     "os.is-a-directory": "is a directory",
     "os.permission": "permission denied",
@@ -734,16 +743,38 @@ def render(key: str, fields: Mapping[str, Any], lang: str | None = None) -> str:
     ``lang`` (default: the language that speaks, :mod:`gamao_cli.i18n`).
 
     The template's English is looked up in the catalogue and its translation
-    formatted with the same fields; a field that is itself a :class:`Msg` is
-    rendered in the same language.
+    formatted with the same fields; a field that is itself a message (a
+    :class:`Msg`, or its JSON form ``{"key": ..., "fields": ...}`` as
+    :func:`jsonable` writes it and a JSON report holds it) is rendered in the
+    same language.
 
     >>> print(render("GM502", {}, lang="pt_BR"))
     As células "Losses N point" do Backgammon Galaxy são mantidas; o GNU Backgammon não as lê
+    >>> print(render("GM507.no-matches", {"format": {"key": "written.json-file", "fields": {}}},
+    ...              lang="pt_BR"))  # doctest: +ELLIPSIS
+    nada foi escrito: um arquivo JSON sem nenhuma partida ...
     """
+    fields = _with_messages(fields)
     if lang is None:
         return i18n.gettext(MESSAGES[key]).format_map(fields)
     with i18n.language(lang):
         return i18n.gettext(MESSAGES[key]).format_map(fields)
+
+
+def _as_message(value: Any) -> Any:
+    """``value``, or the :class:`Msg` it is the JSON form of."""
+    if (isinstance(value, Mapping) and len(value) == 2 and value.keys() == {"key", "fields"}
+            and value["key"] in MESSAGES and isinstance(value["fields"], Mapping)):
+        return Msg(value["key"], _with_messages(value["fields"]))
+    return value
+
+
+def _with_messages(fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``fields`` with each field in the JSON form of a message as a :class:`Msg`
+    (the mapping itself when there is none: the usual case costs a scan)."""
+    if not any(isinstance(v, Mapping) for v in fields.values()):
+        return fields
+    return {k: _as_message(v) for k, v in fields.items()}
 
 
 def title(code: str, lang: str | None = None) -> str:

@@ -301,13 +301,32 @@ def test_summary_table_and_csv():
     table = run("summary", ILLEGAL).output
     assert "final score 1-4, winner: gnubgB" in table
     csv_out = run("summary", "--format", "csv", ILLEGAL).output.splitlines()
-    assert csv_out[0].startswith("path,player1,player2,length")
+    assert csv_out[0].startswith("path,player0,player1,length")
     assert len(csv_out) == 3
+
+
+def test_summary_csv_numbers_the_players_as_the_export_tables_do(tmp_path):
+    """Issue 22: one numbering everywhere: a column the CSV summary shares
+    with the export's matches table holds the same value there, and the
+    players are 0 and 1 as the JSON summary's indexes are."""
+    import csv
+    rows = list(csv.DictReader(run("summary", "--format", "csv", ILLEGAL).output.splitlines()))
+    r = run("export", ILLEGAL, "--to", "csv", "-o", str(tmp_path / "t"))
+    assert r.exit_code == 0, r.output
+    [part] = (tmp_path / "t" / "matches").glob("*.csv")
+    [match] = list(csv.DictReader(part.read_text().splitlines()))
+    shared = [c for c in rows[0] if c in match and c not in ("path", "winner")]
+    assert {"player0", "player1", "score0", "score1"} <= set(shared)
+    for c in shared:
+        assert rows[0][c] == match[c], c
+    [s] = json.loads(run("summary", "--format", "json", ILLEGAL).output)
+    assert rows[0]["winner"] == s["players"][s["winner"]] == rows[0]["player" + match["winner"]]
 
 
 # -- everywhere -----------------------------------------------------------
 
-@pytest.mark.parametrize("command", ["validate", "convert", "summary", "position", "codes"])
+@pytest.mark.parametrize("command", ["validate", "convert", "summary", "position", "codes",
+                                     "export", "help"])
 def test_help_has_examples_and_exit_codes(command):
     r = run(command, "--help")
     assert r.exit_code == 0
@@ -782,3 +801,33 @@ def test_every_command_shows_the_exit_codes_of_its_own():
     for name, command in main.commands.items():
         assert name in exit_codes.MEANINGS, f"gamao {name}: no exit codes in exit_codes.MEANINGS"
         assert command.epilog == exit_codes.help_for(name), f"gamao {name}: not its own exit codes"
+
+
+# -- rough edges a new user hit (issue 22) --------------------------------
+
+def test_gamao_help_prints_the_help_of_gamao_and_of_a_command():
+    r = run("help")
+    assert r.exit_code == 0 and r.output == run("--help").output
+    r = run("help", "validate")
+    assert r.exit_code == 0
+    assert r.output == run("validate", "--help").output
+    r = run("help", "nosuch")
+    assert r.exit_code == 2 and "no command 'nosuch'" in r.output and "validate" in r.output
+
+
+def test_o_naming_a_folder_points_to_out_dir(tmp_path):
+    r = run("convert", ILLEGAL, "--to", "json", "-o", str(tmp_path))
+    assert r.exit_code == 2 and f"--out-dir {tmp_path}" in r.output
+    assert list(tmp_path.iterdir()) == []
+    r = run("position", ILLEGAL, "--game", "1", "--move", "1", "-o", str(tmp_path))
+    assert r.exit_code == 2 and "is a folder" in r.output
+
+
+def test_export_of_a_missing_input_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("export", "nonexistent", "-o", "nx")
+    assert r.exit_code == 2 and "nonexistent: GM004 error" in r.output
+    assert not (tmp_path / "nx").exists()
+    r = run("export", "nonexistent", ILLEGAL, "-o", "nx", "--to", "csv")
+    assert r.exit_code == 2 and r.output.count("nonexistent: GM004") == 1
+    assert (tmp_path / "nx" / "matches").is_dir()

@@ -331,13 +331,13 @@ def test_archives_give_the_rows_of_their_files(tmp_path):
     for name in ("mats.zip", "mats.tar", "mats.tar.gz"):
         out = export(tmp_path / name, folder / name, extra=("--part-files", "5"))
         paths = [p for (p,) in rows(out, "matches", columns="path")]
-        assert paths == sorted(f"{folder / name}:{'records/' if name.endswith('zip') else ''}"
+        assert paths == sorted(f"{folder / name}!{'records/' if name.endswith('zip') else ''}"
                                f"{p.name}" for p in SELFPLAY.glob("*.mat"))
         for table in ("games", "actions"):
             assert rows(out, table, where=False) == rows(plain, table, where=False), (name, table)
     out = export(tmp_path / "gz", folder, extra=("--glob", "*.mat.gz"))
     assert [p for (p,) in rows(out, "matches", columns="path")] == [
-        f"{folder}/{p.name}.gz:{p.name}" for p in sorted(SELFPLAY.glob("*.mat"))[:2]]
+        f"{folder}/{p.name}.gz!{p.name}" for p in sorted(SELFPLAY.glob("*.mat"))[:2]]
 
 
 def test_a_zip_is_spread_over_parts(tmp_path):
@@ -365,12 +365,12 @@ def test_damaged_archives_are_diagnostics_not_crashes(tmp_path):
             str(tmp_path / "cut.zip"), "-o", str(tmp_path / "o"))
     assert r.exit_code == 2, r.output
     assert "Traceback" not in r.output
-    assert f"{tmp_path / 'damaged.zip'}:a.mat: GM004" in r.output
+    assert f"{tmp_path / 'damaged.zip'}!a.mat: GM004" in r.output
     assert f"{tmp_path / 'cut.zip'}" in r.output
     assert f"{tmp_path / 'cut.tar.gz'}" in r.output
     # the member after the damaged one is still read
     assert [p for (p,) in rows(tmp_path / "o", "matches", columns="path")] == [
-        f"{tmp_path / 'damaged.zip'}:b.mat"]
+        f"{tmp_path / 'damaged.zip'}!b.mat"]
 
 
 # -- URLs through fsspec ----------------------------------------------------------------
@@ -390,7 +390,7 @@ def test_file_urls_in_and_out(tmp_path):
     for table in ("games", "actions"):
         assert rows(tmp_path / "url-out", table, where=False) == rows(plain, table, where=False)
     paths = [p for (p,) in rows(tmp_path / "url-out", "matches", columns="path")]
-    assert paths[0].startswith("file://") and any(".zip:records/" in p for p in paths)
+    assert paths[0].startswith("file://") and any(".zip!records/" in p for p in paths)
 
 
 def test_memory_urls(tmp_path):

@@ -628,6 +628,8 @@ def test_every_help_is_portuguese(command):
     prose = re.sub(r"--?[\w-]+|\[[^\]|]*\|[^\]]*\]|\[x[^\]]*\]|\b[A-Z_]{2,}\b", " ",
                    _spaced(prose))
     choices = [c for p in cmd.params if isinstance(p.type, click.Choice) for c in p.type.choices]
+    # the commands' names (gamao help) are not prose
+    choices += list(cmd.commands) if isinstance(cmd, click.Group) else [cmd.name]
     assert not english_words(prose, choices), english_words(prose, choices)
 
 
@@ -707,7 +709,7 @@ def test_the_html_pages_speak_portuguese(tmp_path):
             str(tmp_path / "report"), ILLEGAL)
     index = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert r.exit_code == 1 and "1 arquivo: 2 erros, 0 avisos" in index
-    assert "<th scope=\"col\">gravidade</th>" in index and "<td>erro</td>" in index
+    assert "<th scope=\"col\">gravidade</th>" in index and "<td class=\"sev\">erro</td>" in index
 
 
 # -- machine output -----------------------------------------------------------------------
@@ -791,3 +793,25 @@ def test_github_and_junit_keep_their_structure():
                 return [(el.tag, {k: v for k, v in el.attrib.items() if k != "message"})
                         for el in ET.fromstring(xml).iter()]
             assert shape(pt) == shape(en)
+
+
+def test_a_nested_message_in_json_renders_in_the_language_asked(tmp_path):
+    """Issue 22: ``render(key, fields, lang=...)`` with the fields of a JSON
+    report as they are (a nested message is ``{"key": ..., "fields": ...}``
+    there) gives the report's message, not a Python dict inside it."""
+    gone = str(tmp_path / "gone.mat")
+    args = ["validate", "--format", "jsonl", gone]
+    en = [json.loads(x) for x in run(*args).output.splitlines()]
+    pt = [json.loads(x) for x in run("--lang", "pt_BR", *args).output.splitlines()]
+    nested = [(e, p) for e, p in zip(en, pt)
+              if any(isinstance(v, dict) and set(v) == {"key", "fields"}
+                     for v in p["fields"].values())]
+    assert nested, pt
+    for e, p in nested:
+        assert render(p["key"], p["fields"], lang=PT) == p["message"] != e["message"]
+        assert render(p["key"], p["fields"], lang="en") == e["message"]
+        assert "'key'" not in render(p["key"], p["fields"], lang=PT)
+    # a message two levels down
+    inner = {"key": "where.match-game", "fields": {"match": 2, "game": 3}}
+    assert render("GM503.tag", {"where": inner, "tags": "Event"},
+                  lang=PT).startswith("partida 2: jogo 3: o SGF não tem")

@@ -141,6 +141,7 @@ def test_readme_console_block_prints_what_it_shows(readme, start, commands, tmp_
     env.pop("NO_COLOR", None)
     for name in ("GAMAO_DEBUG", "COLUMNS"):
         env.pop(name, None)
+    before = {p for p in repo.rglob("*") if p.is_file()}
     p = subprocess.run(["bash", "-c", "\n".join(script)], cwd=repo, env=env, capture_output=True,
                        text=True, timeout=300)
     printed = p.stdout.split(f"\n{_MARK}\n")
@@ -149,6 +150,25 @@ def test_readme_console_block_prints_what_it_shows(readme, start, commands, tmp_
         assert shown_matches(shown, out), (
             f"{readme.name} (block at line {start}): $ {command}\n--- shown:\n"
             + "\n".join(shown) + "\n--- printed:\n" + out)
+    left = _not_ignored(repo, {p for p in repo.rglob("*") if p.is_file()} - before)
+    assert not left, (f"{readme.name} (block at line {start}) leaves files in the checkout "
+                      f"that .gitignore does not hold: {left}")
+
+
+def _not_ignored(repo: Path, new: set[Path]) -> list[str]:
+    """The files of ``new`` (under ``repo``) that the repository's .gitignore
+    does not ignore (what a user running a README's examples in a checkout
+    would see in ``git status``)."""
+    names = sorted(str(p.relative_to(repo)) for p in new
+                   if "__pycache__" not in p.relative_to(repo).parts)
+    if not names or shutil.which("git") is None:
+        return names if shutil.which("git") else []
+    if not (repo / ".git").exists():
+        subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    p = subprocess.run(["git", "-C", str(repo), "check-ignore", "--no-index", "--stdin"],
+                       input="\n".join(names) + "\n", capture_output=True, text=True)
+    ignored = set(p.stdout.split("\n"))
+    return [n for n in names if n not in ignored]
 
 
 def test_readme_starts_with_its_two_set_up_commands():
@@ -177,3 +197,70 @@ def test_the_files_a_readme_names_exist(readme):
     assert named
     missing = sorted(n for n in named if not (ROOT / n.rstrip("/")).exists())
     assert not missing, f"{readme.name} names files that are not there: {missing}"
+
+
+# -- what the docs say of the commands and formats (issue 22) ----------------
+
+def _commands_table(readme: Path) -> dict[str, str]:
+    """The rows of a README's table of commands: command name -> the row."""
+    rows: dict[str, str] = {}
+    for line in readme.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\| `gamao (\w+)", line)
+        if m:
+            rows.setdefault(m.group(1), "")
+            rows[m.group(1)] += line
+    return rows
+
+
+@pytest.mark.parametrize("readme", READMES, ids=lambda p: p.name)
+def test_the_commands_table_has_every_command_and_choice(readme):
+    import click
+    from gamao_cli import formats
+    from gamao_cli.cli import main
+    rows = _commands_table(readme)
+    assert set(main.commands) <= set(rows), sorted(set(main.commands) - set(rows))
+    for name in ("validate", "convert", "summary", "export", "codes"):
+        for p in main.commands[name].params:
+            if p.name in ("fmt", "target", "to") and isinstance(p.type, click.Choice):
+                for choice in p.type.choices:
+                    assert re.search(rf"[ \\|]{choice}\b", rows[name]), (name, choice)
+    for ending in formats.file_endings():   # what a folder scan takes
+        assert f"`*{ending}`" in rows["validate"], ending
+
+
+def test_every_place_that_lists_the_folder_scans_endings_lists_them_all():
+    from gamao_cli import formats
+    from gamao_cli.cli import main
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    hook = text[text.index("The hook takes the files"):text.index("## Commands")]
+    assert all(f"`*{e}`" in hook for e in formats.file_endings()), hook[:200]
+    validate_help = main.commands["validate"].help
+    assert all(f"*{e}" in validate_help for e in formats.file_endings())
+
+
+def test_gamao_is_named_with_every_format_it_reads():
+    """The package description and the top-level help name each format a
+    record is read in (.xg was missing); docs/tables.md's format column
+    lists every reader."""
+    import tomllib
+    from gamao_cli import formats
+    from gamao_cli.cli import main
+    description = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["description"]
+    for text in (description, main.help):
+        assert ".mat" in text and "SGF" in text and "JSON" in text and ".xg" in text, text
+    tables = (ROOT / "docs" / "tables.md").read_text(encoding="utf-8")
+    [row] = [line for line in tables.splitlines() if line.startswith("| `format` |")]
+    assert all(f"`{f.name}`" in row for f in formats.readable()), row
+    assert "being added" not in tables and "once read" not in tables
+
+
+def test_no_install_line_asks_a_package_index_for_gamao():
+    """gamao is not on a package index: an extra is installed from a
+    checkout (pip install '.[parquet]'), never as gamao[parquet]."""
+    texts = [p for p in [*READMES, *(ROOT / "docs").glob("*.md")]]
+    texts += list((ROOT / "gamao_cli").rglob("*.py"))
+    texts.append(ROOT / "gamao_cli" / "i18n" / "locale" / "pt_BR" / "LC_MESSAGES" / "gamao.po")
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in texts
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"pip install ['\"]?gamao\[", line)]
+    assert not found, found

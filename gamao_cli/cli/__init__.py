@@ -9,7 +9,12 @@ line with a hint to report it and exits 3 (set ``GAMAO_DEBUG=1`` for the
 traceback). Standard output is watched here too, for every command: what it
 cannot encode (a file name holding bytes that are no UTF-8, decoded as lone
 surrogates) is written escaped (``\\udcff``), and an output that cannot be
-written (``/dev/full``) is "cannot write standard output", exit code 2.
+written (``/dev/full``) is "cannot write standard output", exit code 2. A
+reader that goes away (``gamao validate big/ | head -1``) ends what is
+printed, quietly: standard output then goes to the null device (as the
+Python documentation's note on SIGPIPE shows), the command still does every
+input (a conversion is still written, a file still checked), and its exit
+code is what its findings give, never 0 because the reader left.
 """
 from __future__ import annotations
 
@@ -28,44 +33,16 @@ from .language import LANG_HELP, Group, print_version, set_lang
 from .codes import codes as codes_command
 from .convert import convert as convert_command
 from .export import export as export_command
+from .help import help_command
 from .position import position as position_command
 from .summary import summary as summary_command
 from .validate import validate as validate_command
 
 
-class _Stdout:
-    """``sys.stdout`` while gamao runs: an ``OSError`` of writing it becomes
-    :class:`~gamao_cli.errors.StdoutError` (one of gamao's errors, exit code
-    2), not a crash taken for a bug; a broken pipe stays ``BrokenPipeError``
-    (the reader has gone: nothing to say). Everything else is the stream's."""
-
-    def __init__(self, stream):
-        self._stream = stream
-
-    def write(self, text):
-        return self._guard(self._stream.write, text)
-
-    def flush(self):
-        return self._guard(self._stream.flush)
-
-    def _guard(self, call, *args):
-        try:
-            return call(*args)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise StdoutError(exc) from None
-
-    def __getattr__(self, name):
-        return getattr(self._stream, name)
-
-
-def _stdout_failed(exc: StdoutError) -> None:
-    """Say that standard output cannot be written, and point its file
-    descriptor at the null device, so that what is still buffered does not
-    fail again when Python exits (which would make the exit code 120)."""
-    click.echo(f"gamao: {exc}", err=True)
-    stream = sys.stdout._stream if isinstance(sys.stdout, _Stdout) else sys.stdout
+def _to_devnull(stream) -> None:
+    """Point ``stream``'s file descriptor at the null device, so that what is
+    still written (or buffered, and flushed when Python exits) goes nowhere
+    without an error."""
     try:
         fd = stream.fileno()
         null = os.open(os.devnull, os.O_WRONLY)
@@ -73,6 +50,91 @@ def _stdout_failed(exc: StdoutError) -> None:
         return
     os.dup2(null, fd)
     os.close(null)
+
+
+class _Stdout:
+    """``sys.stdout`` while gamao runs: an ``OSError`` of writing it becomes
+    :class:`~gamao_cli.errors.StdoutError` (one of gamao's errors, exit code
+    2), not a crash taken for a bug. A broken pipe (the reader has gone) is
+    nothing to say and no failure: from then on what is written goes to the
+    null device, and the command goes on to its end and its exit code. Its
+    ``buffer`` (where converted records are written as bytes) does the same
+    for a broken pipe; its other errors are the buffer's. Everything else is
+    the stream's."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.reader_gone = False
+
+    def write(self, text):
+        if self.reader_gone:
+            return len(text)
+        return self._guard(self._stream.write, text)
+
+    def flush(self):
+        if self.reader_gone:
+            return None
+        return self._guard(self._stream.flush)
+
+    def gone(self) -> None:
+        """The reader has gone: write nothing more."""
+        if not self.reader_gone:
+            self.reader_gone = True
+            _to_devnull(self._stream)
+
+    def _guard(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            self.gone()
+            return len(args[0]) if args else None
+        except OSError as exc:
+            raise StdoutError(exc) from None
+
+    @property
+    def buffer(self):
+        return _Buffer(self, self._stream.buffer)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+class _Buffer:
+    """``sys.stdout.buffer`` while gamao runs: a broken pipe is the reader
+    gone (:meth:`_Stdout.gone`); everything else is the buffer's."""
+
+    def __init__(self, stdout: _Stdout, buffer):
+        self._stdout = stdout
+        self._buffer = buffer
+
+    def write(self, data):
+        if self._stdout.reader_gone:
+            return len(data)
+        try:
+            return self._buffer.write(data)
+        except BrokenPipeError:
+            self._stdout.gone()
+            return len(data)
+
+    def flush(self):
+        if self._stdout.reader_gone:
+            return None
+        try:
+            return self._buffer.flush()
+        except BrokenPipeError:
+            self._stdout.gone()
+            return None
+
+    def __getattr__(self, name):
+        return getattr(self._buffer, name)
+
+
+def _stdout_failed(exc: StdoutError) -> None:
+    """Say that standard output cannot be written, and point its file
+    descriptor at the null device, so that what is still buffered does not
+    fail again when Python exits (which would make the exit code 120)."""
+    click.echo(f"gamao: {exc}", err=True)
+    _to_devnull(sys.stdout._stream if isinstance(sys.stdout, _Stdout) else sys.stdout)
 
 
 def _escaping(stream) -> None:
@@ -137,7 +199,10 @@ class GamaoGroup(Group):
             click.echo(f"gamao: {exc}", err=True)
             ctx.exit(exit_codes.USAGE)
         except BrokenPipeError:
-            ctx.exit(exit_codes.OK)
+            # a broken pipe _Stdout did not see (a stream of its own): the
+            # command stopped there, so its findings are not known
+            _to_devnull(sys.stdout._stream if isinstance(sys.stdout, _Stdout) else sys.stdout)
+            ctx.exit(exit_codes.USAGE)
         except KeyboardInterrupt:
             click.echo("gamao: " + _("interrupted"), err=True)
             ctx.exit(exit_codes.INTERRUPTED)
@@ -161,7 +226,8 @@ class GamaoGroup(Group):
 def main() -> None:
     """Read, validate, convert and summarise backgammon match records
     (.mat match files of GNU Backgammon, eXtreme Gammon, Backgammon Galaxy,
-    Backgammon Studio and others; GNU Backgammon SGF; gamao JSON).
+    Backgammon Studio and others; GNU Backgammon SGF; eXtreme Gammon's .xg
+    matches and .xgp positions; gamao JSON).
 
     \b
     Examples:
@@ -169,6 +235,7 @@ def main() -> None:
       gamao validate --format github matches/
       gamao convert game.mat --to json -o game.json
       gamao summary --format csv matches/ > results.csv
+      gamao help validate
 
     Shell completion (bash): eval "$(_GAMAO_COMPLETE=bash_source gamao)"
     (zsh: zsh_source, fish: fish_source).
@@ -176,7 +243,7 @@ def main() -> None:
 
 
 for _command in (validate_command, convert_command, summary_command, position_command,
-                 export_command, codes_command):
+                 export_command, codes_command, help_command):
     main.add_command(_command)
 
 __all__ = ["main"]

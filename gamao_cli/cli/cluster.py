@@ -38,7 +38,9 @@ def connect(address: str, timeout: float | None = None):
     try:
         from distributed import Client
     except ImportError:
-        raise ClusterError(_("--scheduler needs dask.distributed: pip install 'gamao[dask]'")) \
+        raise ClusterError(_("--scheduler needs dask.distributed: pip install "
+                             "'dask[distributed]' (in a checkout of gamao: pip install "
+                             "'.[dask]')")) \
             from None
     import logging
     # distributed logs every failed attempt; the one-line error says it all

@@ -9,12 +9,14 @@ from pathlib import Path
 import click
 
 from gamao_cli import formats
+from gamao_cli.formats import members
 from gamao_cli.i18n import _, ngettext
 
 from . import exit_codes
 from .language import Command
 from .files import iter_input_files
-from .options import STDIN, fail_usage, glob_option, inputs_argument, label
+from .options import (STDIN, check_output_not_a_folder, fail_usage, glob_option,
+                      inputs_argument, label)
 
 
 def _validate_hint(path: str) -> str:
@@ -69,7 +71,7 @@ def _convert_steps(path: str, name: str, target: str, out: str, force: bool,
     from gamao_cli.replay.check import input_error_diagnostic
 
     try:
-        matches = _step("reading", formats.read_path, path)
+        matches = _step("reading", members.read_path, path)
     except InputError as exc:
         return exit_codes.USAGE, [input_error_diagnostic(exc).format_text()]
     try:
@@ -156,6 +158,7 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         fail_usage(_("no match files found in {paths}").format(paths=", ".join(inputs)))
     if output and out_dir:
         fail_usage(_("give either -o/--output or --out-dir, not both"))
+    check_output_not_a_folder(output)
     if output and len(files) > 1:
         fail_usage(_("-o/--output takes one input; use --out-dir for several"))
     if out_dir and STDIN in files:
@@ -169,8 +172,11 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         elif f == STDIN:
             out = "-"   # a pipe in, a pipe out
         else:
-            folder = out_dir if out_dir else str(Path(f).parent)
-            out = os.path.join(folder, Path(f).stem + ending)
+            # an archive's member goes beside its archive, with its own name
+            where = members.split(f)
+            archive, name = where if where else (f, f)
+            folder = out_dir if out_dir else str(Path(archive).parent)
+            out = os.path.join(folder, Path(name.replace("\\", "/")).stem + ending)
         jobs.append((f, out))
     targets = [o for _f, o in jobs if o != "-"]
     if len(set(targets)) != len(targets):

@@ -91,6 +91,13 @@ MEANINGS: dict[str, dict[int, str]] = {
         INTERRUPTED: _INTERRUPTED,
     },
 }
+MEANINGS["help"] = {
+    OK: "the help was printed",
+    USAGE: "usage error (a command gamao does not have), or standard output that cannot be "
+           "written",
+    INTERNAL: _INTERNAL,
+    INTERRUPTED: _INTERRUPTED,
+}
 MEANINGS["gamao"] = {
     OK: "success (validate: no errors)",
     FINDINGS: "validate: errors found (or warnings, with --strict); convert --strict: an "

@@ -14,17 +14,31 @@ from .language import Command
 from .options import fail_usage, glob_option, jobs_option
 
 
+def _missing(paths: tuple[str, ...]) -> list:
+    """The GM004 diagnostics of the local paths that do not exist (URLs are
+    the file systems' to find), found before anything is written."""
+    import os
+    from gamao_cli.errors import InputError
+    from gamao_cli.messages import Msg
+    from gamao_cli.replay.check import input_error_diagnostic
+    return [input_error_diagnostic(InputError(path=p, key="GM004.cannot-read",
+                                              fields={"reason": Msg("os.not-found", {})}))
+            for p in paths if "://" not in p and not os.path.lexists(p)]
+
+
 @click.command(cls=Command, epilog=exit_codes.help_for("export"))
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "out", required=True, metavar="DIR",
               help="The folder (or fsspec URL, e.g. s3://bucket/tables) that gets matches/, "
                    "games/ and actions/.")
 @click.option("--to", "to", type=click.Choice(("parquet", "csv", "jsonl")), default="parquet",
-              show_default=True, help="The form of the part files (parquet needs gamao[parquet]).")
+              show_default=True, help="The form of the part files (parquet needs pyarrow: gamao's parquet "
+                                 "extra).")
 @jobs_option
 @click.option("--scheduler", metavar="ADDRESS",
               help="Run on the Dask cluster of this scheduler (tcp://HOST:PORT; needs "
-                   "gamao[dask]); the workers must reach the inputs and DIR.")
+                   "dask.distributed: gamao's dask extra); the workers must reach the inputs "
+                   "and DIR.")
 @click.option("--force", is_flag=True, help="Replace the part files of an earlier export in DIR.")
 @click.option("--part-files", type=click.IntRange(min=1), default=256, show_default=True,
               metavar="N", help="Inputs (files or archive members) per part file; a part also "
@@ -58,7 +72,14 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
     if "-" in paths:
         fail_usage(_("export reads files, folders, archives or URLs, not standard input"))
     check_available(to)
+    missing = _missing(paths)
+    paths = tuple(p for p in paths if p not in {d.path for d in missing})
+    if not paths:   # nothing to export: nothing is written, no folder made
+        for d in missing:
+            click.echo(d.format_text(), err=True)
+        sys.exit(exit_codes.USAGE)
     parts, problems = plan(paths, globs, part_files=part_files)
+    problems = list(missing) + list(problems)
     for d in problems:
         click.echo(d.format_text(), err=True)
     if not parts:

@@ -24,7 +24,35 @@ def default_endings() -> tuple[str, ...]:
 
 def iter_input_files(paths: Iterable[str], globs: tuple[str, ...] = ()) -> Iterator[str]:
     """Expand folders recursively (following links, each real folder once),
-    taking the files whose ending a format reads (or that match ``globs``)."""
+    taking the files whose ending a format reads and archives (or the files
+    that match ``globs``); an archive (known by its first bytes: ``.zip``,
+    ``.tar``, ``.tar.gz``, ``.gz``) is expanded to its members, named
+    ``archive.zip!member.mat`` (:mod:`gamao_cli.formats.members`). An
+    archive that cannot be listed or holds no record is given as itself:
+    reading it says why."""
+    for p in _iter_paths(paths, globs):
+        yield from _members_or_file(p, globs)
+
+
+def _members_or_file(path: str, globs: tuple[str, ...]) -> Iterator[str]:
+    from gamao_cli.errors import InputError
+    from gamao_cli.formats import members
+    if path == "-" or not os.path.isfile(path):
+        yield path
+        return
+    kind = members.kind_of(path)
+    if kind is None:
+        yield path
+        return
+    try:
+        names = members.list_names(path, kind, globs)
+    except InputError:
+        names = []
+    yield from names or [path]
+
+
+def _iter_paths(paths: Iterable[str], globs: tuple[str, ...]) -> Iterator[str]:
+    from gamao_cli.formats import archives
     endings = default_endings()
     seen_dirs: set[str] = set()
     for p in paths:
@@ -41,12 +69,31 @@ def iter_input_files(paths: Iterable[str], globs: tuple[str, ...] = ()) -> Itera
             for name in sorted(files):
                 if name.startswith("."):
                     continue
-                if globs:
+                if archives.is_archive_name(name):
+                    pass   # its members are taken as --glob (or the endings) says
+                elif globs:
                     if not any(fnmatch.fnmatch(name, g) for g in globs):
                         continue
                 elif not name.lower().endswith(endings):
                     continue
                 yield os.path.join(root, name)
+
+
+def _size(name: str, counted: set[str]) -> int:
+    """The bytes of an input; a member's: its archive's, counted once."""
+    try:
+        return os.path.getsize(name)
+    except OSError:
+        pass
+    from gamao_cli.formats import members
+    where = members.split(name)
+    if where is None or where[0] in counted:
+        return 0
+    counted.add(where[0])
+    try:
+        return os.path.getsize(where[0])
+    except OSError:
+        return 0
 
 
 def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
@@ -63,11 +110,9 @@ def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
     worth = False
     if jobs > 1 and len(files) >= 4 and "-" not in files:
         size = 0
+        counted: set[str] = set()
         for f in files:
-            try:
-                size += os.path.getsize(f)
-            except OSError:
-                pass
+            size += _size(f, counted)
             if size >= pool_min_bytes:
                 worth = True
                 break
@@ -76,6 +121,8 @@ def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
         pool = None
     else:
         import multiprocessing
+        from gamao_cli.formats import members
+        members.forget()   # a forked worker must not share an open archive's file offset
         if sys.platform != "win32":
             # forked workers inherit the parser built here rather than each
             # building its own

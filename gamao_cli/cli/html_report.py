@@ -26,7 +26,7 @@ def write_html_report(results: Iterable, folder: str) -> str:
     """Write the report and the replay pages; return the report's path.
     Raises :class:`gamao_cli.errors.OutputError` when the folder cannot be
     written (nothing partial is left: each page is written atomically)."""
-    from gamao_cli import formats
+    from gamao_cli.formats import members
     from gamao_cli.errors import InputError, OutputError
     from gamao_cli.render.html import replay_page, report_page
     from gamao_cli.replay.replay import Replays
@@ -45,7 +45,7 @@ def write_html_report(results: Iterable, folder: str) -> str:
         if r.unreadable or not r.diagnostics or r.path == "<stdin>":
             continue
         try:
-            matches = formats.read_path(r.path)
+            matches = members.read_path(r.path)
         except InputError:
             continue
         name = page_name(r.path, taken)

@@ -131,3 +131,14 @@ def use_colour(option: bool | None) -> bool:
 
 def fail_usage(message: str) -> None:
     raise click.UsageError(message)
+
+
+def check_output_not_a_folder(output: str | None, out_dir: bool = True) -> None:
+    """A usage error when ``-o`` names an existing folder: -o names one
+    output file (``out_dir``: the command has --out-dir for a folder)."""
+    if output and output != STDIN and os.path.isdir(output):
+        if out_dir:
+            fail_usage(_("-o {output} is a folder: -o names the output file; to write into the "
+                         "folder, give --out-dir {output}").format(output=output))
+        fail_usage(_("-o {output} is a folder: -o names the output file, a file in it or "
+                     "elsewhere").format(output=output))

@@ -11,7 +11,10 @@ from gamao_cli.rules import Position
 
 from . import exit_codes
 from .language import Command
-from .options import fail_usage, label
+from .options import check_output_not_a_folder, fail_usage, label
+
+#: The width in pixels of ``--format svg`` (the height follows: 640 by 536).
+SVG_WIDTH = 640
 
 
 def _numbers(numbers: list[int]) -> str:
@@ -34,7 +37,7 @@ def _id_board(ident: str, fmt: str) -> str:
     me, opp, state = parse_position(ident)
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
-        return svg_board(Position(tuple(me), tuple(opp)), state=state)
+        return svg_board(Position(tuple(me), tuple(opp)), state=state, size=SVG_WIDTH)
     if state is None:
         click.echo("gamao: " + _("a Position ID alone does not say who is on roll, the cube, the "
                                  "dice or the score: no Match ID and no XGID (give "
@@ -56,7 +59,8 @@ def _id_board(ident: str, fmt: str) -> str:
 @click.option("--format", "-f", "fmt", type=click.Choice(("text", "svg")), default="text",
               show_default=True,
               help="text: the board as GNU Backgammon's text board, with the IDs; svg: a "
-                   "standalone SVG picture of the board (no fonts or files outside it).")
+                   "standalone SVG picture of the board, 640 by 536 pixels, with arrows for the play "
+                   "that led to it (no fonts or files outside it).")
 @click.option("-o", "--output", "output", type=click.Path(allow_dash=True), default="-",
               help="Where to write (default - : standard output).")
 @click.option("--force", is_flag=True, help="Replace an existing output file.")
@@ -77,8 +81,10 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
       gamao position --id 4HPwATDgc/ABMA:MACmAAAAAAAE --format svg > board.svg
       gamao position quiz.xgp
     """
+    check_output_not_a_folder(output, out_dir=False)
     emit = _Output(output, force)
     from gamao_cli import formats
+    from gamao_cli.formats import members
     from gamao_cli.errors import InputError
     from gamao_cli.render.text import snapshot_board
     from gamao_cli.replay.check import input_error_diagnostic
@@ -106,11 +112,11 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
         fail_usage(_("give a match FILE or --id"))
     name = label(file)
     try:
-        source = formats.open_source(file)
+        source = members.open_source(file)
         if formats.detect(source.head()).name == "xg" and _is_position_file(source):
             _print_position_file(name, source, fmt, emit)
             return
-        matches = list(formats.read_source(source))
+        matches = list(members.read_source(source))
     except InputError as exc:
         click.echo(input_error_diagnostic(exc).format_text(), err=True)
         sys.exit(exit_codes.USAGE)
@@ -126,7 +132,9 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
         click.echo("gamao: " + _("{name}: there is no game {game}; the match has {there}").format(
             name=name, game=game, there=there), err=True)
         sys.exit(exit_codes.USAGE)
-    in_game = [s for s in snapshots(match) if s.game == game]
+    from gamao_cli.replay.replay import validate_match
+    report = validate_match(match, keep_records=True)
+    in_game = [s for s in snapshots(match, report) if s.game == game]
     found = [s for s in in_game if s.action.move_number == move
              and (side is None or s.action.player == side)]
     if not found:
@@ -158,7 +166,10 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
                   for i, n in enumerate(match.players))
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
-        emit(svg_board(snap, names=names))
+        from gamao_cli.replay.snapshots import last_play
+        last = last_play(report, snap.action)
+        emit(svg_board(snap, names=names, size=SVG_WIDTH, last_play=last[0] if last else None,
+                       last_player=last[1] if last else None))
         return
     who = names[snap.action.player]
     emit(_("{name}: game {game}, move {move}: {who} to act ({action})").format(
@@ -249,7 +260,7 @@ def _print_position_file(name: str, source, fmt: str, emit: _Output) -> None:
     state = pos.match_state()
     if fmt == "svg":
         from gamao_cli.render.svg import board as svg_board
-        emit(svg_board(Position(pos.me, pos.opp), state=state, names=names))
+        emit(svg_board(Position(pos.me, pos.opp), state=state, names=names, size=SVG_WIDTH))
         return
     emit(_("{name}: position: {what}").format(name=name, what=what) + "\n" + draw_board(pos.me, pos.opp, state, names=names)
          + f"\nXGID={xgid_of_state(pos.me, pos.opp, state).split('=', 1)[1]}")

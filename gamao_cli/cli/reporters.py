@@ -198,6 +198,8 @@ def _github_annotation(d: Diagnostic) -> str:
             props.append(f"col={d.column}")
     props.append(f"title={_gh_escape(d.code + ' ' + d.category, True)}")
     msg = d.message + _legal(d)
+    if not d.line and d.game is not None:   # no line to point at: name the game
+        msg = d.where() + ": " + msg
     return f"::{_GH_KINDS[d.severity]} {','.join(props)}::{_gh_escape(msg)}"
 
 

@@ -19,14 +19,14 @@ def _summaries_of(path: str) -> tuple[list[dict], str | None, bool]:
     """The summaries of the matches of ``path``, the message of why there
     are none (or None), and whether that is gamao's own failure (a bug: its
     GM008 diagnostic, exit code 3; ``GAMAO_DEBUG=1`` lets it through)."""
-    from gamao_cli import formats
+    from gamao_cli.formats import members
     from gamao_cli.errors import GamaoError, InputError
     from gamao_cli.replay.check import input_error_diagnostic, internal_error_diagnostic
     from gamao_cli.tables.summary import summarise
     from .options import label
     where = "reading"
     try:
-        matches = formats.read_path(path)
+        matches = members.read_path(path)
         where = "summarising"
         return [summarise(mt) for mt in matches], None, False
     except InputError as exc:

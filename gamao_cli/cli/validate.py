@@ -44,7 +44,8 @@ from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally,
 @jobs_option
 @click.option("--scheduler", metavar="ADDRESS",
               help="Check the files on the Dask cluster of this scheduler (tcp://HOST:PORT; "
-                   "needs gamao[dask]); the workers must reach the files.")
+                   "needs dask.distributed: gamao's dask extra); the workers must reach the "
+                   "files.")
 @color_option
 def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool,
              severity: str | None,
@@ -56,8 +57,10 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
     backgammon and report every illegal play, cube action, wrong result and
     wrong score line, with file, line and column.
 
-    PATHS are files, folders (searched recursively for *.mat, *.txt and
-    *.sgf, in any case) or - for standard input (named <stdin> in reports).
+    PATHS are files, folders (searched recursively for *.mat, *.txt, *.sgf,
+    *.xg and *.xgp, in any case, and archives), archives (.zip, .tar,
+    .tar.gz, .gz: each member is checked, named ARCHIVE!MEMBER in reports)
+    or - for standard input (named <stdin> in reports).
 
     Infos (producers' quirks gamao interprets, never faults) are counted on
     the closing line and shown with --show-info.

@@ -553,10 +553,12 @@ def report_page(file_results: Iterable[Any],
             if href and frag:
                 shown_as = where or _e(_("show"))
                 where = f'<a href="{_e(href)}#{_e(frag)}">{shown_as}</a>'
-            items.append(f'<tr class="{_e(d.severity)}"><td><span class="badge {_e(d.severity)}">'
-                         f'{_e(d.code)}</span></td><td>{_e(severity_word(d.severity))}</td>'
-                         f'<td>{loc}</td>'
-                         f"<td>{where}</td><td>{_e(_diag_text(d))}</td></tr>")
+            items.append(f'<tr class="{_e(d.severity)}"><td class="code"><span class="badge '
+                         f'{_e(d.severity)}">{_e(d.code)}</span></td>'
+                         f'<td class="sev">{_e(severity_word(d.severity))}</td>'
+                         f'<td class="line">{loc}</td>'
+                         f'<td class="where">{where}</td>'
+                         f'<td class="msg">{_e(_diag_text(d))}</td></tr>')
         for key, v in counts.items():
             totals[key] = totals.get(key, 0) + v
         unread = " " + _("(not read)") if getattr(r, "unreadable", False) else ""
@@ -613,7 +615,8 @@ overflow-wrap:anywhere}
 .diag.error{border-color:var(--err)}.diag.warning{border-color:var(--warn)}
 .diag.info{border-color:var(--info)}
 .badge{display:inline-block;padding:0 .3rem;border-radius:.25rem;font-size:.78rem;font-weight:700;
-color:#fff;background:var(--muted);font-family:ui-monospace,monospace;cursor:default}
+color:#fff;background:var(--muted);font-family:ui-monospace,monospace;cursor:default;
+white-space:nowrap}
 .badge.error{background:var(--err)}.badge.warning{background:var(--warn)}
 .badge.info{background:var(--info)}
 .moves-pane{min-width:0}
@@ -640,7 +643,9 @@ a.act.current{background:var(--hl);outline:2px solid #c9a400}
 .match.inactive{display:none}
 table.report{border-collapse:collapse;width:100%;font-size:.92rem}
 table.report th,table.report td{border-bottom:1px solid var(--line);padding:.2rem .4rem;
-text-align:left;vertical-align:top;overflow-wrap:anywhere}
+text-align:left;vertical-align:top}
+table.report th,table.report td.code,table.report td.sev,table.report td.line{white-space:nowrap}
+table.report td.where,table.report td.msg{overflow-wrap:anywhere}
 section.file{padding:0 1rem}section.file h2{font-size:1.05rem;margin:1rem 0 .2rem;
 overflow-wrap:anywhere}
 .counts{margin:0 0 .3rem;color:var(--muted)}

@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 from gamao_cli.errors import (DamagedFile, EncodingProblem, InputError, NotAMatchFile,
                               SchemaProblem, SyntaxProblem)
-from gamao_cli.formats import iter_path
+from gamao_cli.formats.members import iter_path   # files, and archives' members
 
 from gamao_cli.messages import render, render_input
 

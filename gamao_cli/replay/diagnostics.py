@@ -63,6 +63,10 @@ class Diagnostic:
             self.category = info.category
         if self.key and not self.message:
             self.message = render(self.key, self.fields)
+        if not self.line:   # a binary record (.xg) has no lines: 0 is none
+            self.line = self.column = None
+        elif not self.column:
+            self.column = None
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -85,12 +89,29 @@ class Diagnostic:
         return d
 
     def location(self) -> str:
+        """``path:line:column``; with no line (a binary record), ``path: game
+        3, move 12`` (or ``path: game 3``), in the language that speaks.
+
+        >>> Diagnostic("GM411", "x", path="m.xg", line=0, column=0, game=3, move=12).location()
+        'm.xg: game 3, move 12'
+        """
         loc = self.path or "<input>"
         if self.line is not None:
             loc += f":{self.line}"
             if self.column is not None:
                 loc += f":{self.column}"
+        elif self.game is not None:
+            loc += ": " + self.where()
         return loc
+
+    def where(self) -> str:
+        """``game 3, move 12``, ``game 3`` or ``""``: the place in the match,
+        for a diagnostic with no line to name."""
+        if self.game is None:
+            return ""
+        if self.move is None:
+            return _("game {game}").format(game=self.game)
+        return _("game {game}, move {move}").format(game=self.game, move=self.move)
 
     def format_text(self) -> str:
         """``path:line:col: CODE severity message`` (one line, like compilers;

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any
+
 from gamao_cli import model as m
 from gamao_cli.ids import GAME_NONE, GAME_PLAYING, MatchState, match_id, position_id
 from gamao_cli.ids.xgid import xgid_of_state
@@ -98,6 +100,24 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
                 continue
             out.append(Snapshot(game.number, a, r.position, state))
     return out
+
+
+def last_play(report: MatchReport, action: Any) -> tuple[tuple, int] | None:
+    """The die steps ``(src, dst, hit)`` of the roll just before ``action``
+    in its game, and the player who made them: the play that led to the
+    position before ``action`` (what a board draws as arrows, as the replay
+    page does). None when that roll moved nothing (a dance) or there is none.
+    ``report``: made with ``keep_records=True``."""
+    for res in report.games:
+        prev = None
+        for r in res.records:
+            if r.action is action:
+                if prev is not None and isinstance(prev.action, m.Play) and prev.steps:
+                    return tuple(prev.steps), prev.action.player
+                return None
+            if isinstance(r.action, _ROLLS):
+                prev = r
+    return None
 
 
 def find_snapshot(match: m.Match, game: int, move: int, player: int | None = None) -> Snapshot:

@@ -19,6 +19,8 @@ holds the plan (a few dozen bytes an input) and each partition's counts.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import fnmatch
 import os
 from dataclasses import dataclass, field
@@ -223,12 +225,22 @@ def _sources(items: tuple[Item, ...], job: Job):
                 except InputError as exc:  # the archive itself: nothing more of it
                     yield exc.path or item.path, None, exc
                     break
+                # named as every command names a member: archive.zip!member.mat
                 if isinstance(got, InputError):
+                    got = dataclasses.replace(got, path=_member_label(item.path, got.path))
                     yield got.path, None, got
                 else:
-                    yield got.label, got, None
+                    label = _member_label(item.path, got.label)
+                    yield label, formats.Source.from_bytes(got.read_bytes(), label=label), None
         except InputError as exc:  # a URL that cannot be opened
             yield item.path, None, exc
+
+
+def _member_label(archive: str, label: str) -> str:
+    """``archive!member`` for the archive module's ``archive:member``."""
+    from gamao_cli.formats.members import member_name
+    prefix = archive + ":"
+    return member_name(archive, label[len(prefix):]) if label.startswith(prefix) else label
 
 
 def run_partition(job: Job, part: Partition) -> PartResult:

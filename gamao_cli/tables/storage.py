@@ -29,7 +29,8 @@ def _fsspec():
         import fsspec
     except ImportError:
         raise InputError(path="", message=_("reading or writing URLs needs fsspec: pip install "
-                                            "'gamao[dask]' (and s3fs for s3://)")) from None
+                                            "fsspec (and s3fs for s3://; in a checkout of gamao: "
+                                            "pip install '.[dask]')")) from None
     return fsspec
 
 

@@ -140,12 +140,16 @@ def table(summaries: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
-CSV_FIELDS = ["path", "player1", "player2", "length", "score1", "score2", "winner", "game",
+#: The players are numbered 0 and 1 (the left column of a match file first),
+#: as the JSON summary's indexes and the export tables' ``player0``/``score0``
+#: columns number them.
+CSV_FIELDS = ["path", "player0", "player1", "length", "score0", "score1", "winner", "game",
               "game_winner", "points", "ended", "cube", "moves"]
 
 
 def csv_text(summaries: list[dict[str, Any]]) -> str:
-    """One CSV row per game, with the match's fields repeated."""
+    """One CSV row per game, with the match's fields repeated; ``winner``
+    and ``game_winner`` are the winners' names."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_FIELDS)

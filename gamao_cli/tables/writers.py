@@ -43,8 +43,8 @@ def _need_pyarrow():
     except ImportError:
         from gamao_cli.errors import GamaoError
         from gamao_cli.i18n import _
-        raise GamaoError(_("Parquet output needs pyarrow: pip install 'gamao[parquet]' (or use "
-                           "--to csv or --to jsonl)")) from None
+        raise GamaoError(_("Parquet output needs pyarrow: pip install pyarrow (in a checkout of "
+                           "gamao: pip install '.[parquet]'), or use --to csv or --to jsonl")) from None
 
 
 def arrow_schema(table: str):

@@ -239,3 +239,59 @@ def test_validating_a_match_decodes_none_of_xgs_analysis_yet_says_xgs_invalid_ma
     [found] = [d for d in validate_match(match).diagnostics if d.code == "GM110"]
     assert found.game == match.games[1].number and found.move == play.move_number
     assert play.analysis["invalid"] == XG_INVALID and play.analysis["candidates"]
+
+
+def _contradicted_xg(monkeypatch):
+    """The charlot match as read, with two faults no line can point at: game
+    2's result wins a point too many (GM401, a game), and game 2's fourth
+    play's stated position is off (GM109, a game and a move); every command
+    that checks the file reads it so."""
+    from gamao_cli.replay import check
+    path = str(path_of(MATCHES[0]))
+    [match] = formats.read_path(path)
+    game = match.games[1]
+    game.actions[-1].points += 1
+    play = [a for a in game.actions if isinstance(a, m.Play)][3]
+    me, opp = play.stated
+    play.stated = (me[:6] + (me[6] + 1,) + me[7:], opp)
+    source = formats.open_source(path)
+    monkeypatch.setattr(check, "iter_path", lambda p: (iter([match]), source))
+    return path, game.number, play.move_number
+
+
+def test_a_diagnostic_with_no_line_names_its_game_and_move_in_every_report(monkeypatch, tmp_path):
+    """Issue 22: an .xg file has no lines; its whole-game diagnostics were
+    ``file:0:0:``. Each report names the game (and move) instead, and the
+    JSON report's line and column are null, as its schema wants."""
+    import jsonschema
+    from xml.etree import ElementTree as ET
+    path, game, move = _contradicted_xg(monkeypatch)
+    text = run("validate", "--jobs", "1", path).output.splitlines()
+    assert f"{path}: game {game}, move {move}: GM109 error" in "\n".join(text)
+    assert any(line.startswith(f"{path}: game {game}: GM401 error") for line in text), text
+    assert ":0:0" not in "\n".join(text)
+
+    doc = json.loads(run("validate", "--jobs", "1", "--format", "json", path).output)
+    schema = json.loads((ROOT / "gamao_cli" / "schemas" / "validate.schema.json").read_text())
+    jsonschema.validate(doc, schema)
+    [f] = doc["files"]
+    got = {d["code"]: d for d in f["diagnostics"]}
+    assert (got["GM109"]["line"], got["GM109"]["column"], got["GM109"]["game"],
+            got["GM109"]["move"]) == (None, None, game, move)
+    assert (got["GM401"]["line"], got["GM401"]["game"], got["GM401"]["move"]) == (None, game, None)
+
+    gh = run("validate", "--jobs", "1", "--format", "github", path).output
+    [gm109] = [x for x in gh.splitlines() if "GM109" in x]
+    assert "line=" not in gm109 and "col=" not in gm109
+    assert f"::game {game}, move {move}: " in gm109
+
+    junit = ET.fromstring(run("validate", "--jobs", "1", "--format", "junit", path).output)
+    body = "".join(el.text or "" for el in junit.iter("failure"))
+    assert f"{path}: game {game}, move {move}: GM109" in body and ":0:0" not in body
+
+    pt = run("--lang", "pt_BR", "validate", "--jobs", "1", path).output
+    assert f"{path}: jogo {game}, lance {move}: GM109 erro" in pt
+
+    r = run("validate", "--jobs", "1", "--format", "html", "--html-dir", str(tmp_path / "h"), path)
+    page = (tmp_path / "h" / "index.html").read_text(encoding="utf-8")
+    assert r.exit_code == 1 and "line 0" not in page and f"game {game}, move {move}" in page

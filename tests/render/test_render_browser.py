@@ -323,3 +323,60 @@ def test_the_page_draws_what_the_svg_module_draws(driver, pages, path):
             [group] = [g for g in py if g.get("class") == "position"]
             assert canonical(ET.fromstring(drawn)) == canonical(group), (path.name, i, bottom)
         driver.find_element("id", "b-flip").click()
+
+
+# -- the validate report (issue 22) ------------------------------------------
+
+_LINES_OF = """
+const lines = el => { const r = document.createRange(); r.selectNodeContents(el);
+  return new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top))).size; };
+const of = sel => [...document.querySelectorAll(sel)].map(el => [el.textContent, lines(el)]);
+return {badges: of('table.report .badge'), heads: of('table.report th'),
+        severities: of('table.report td:nth-child(2)'), lines: of('table.report td:nth-child(3)'),
+        messages: of('table.report td:nth-child(5)'),
+        overflow: document.documentElement.scrollWidth - window.innerWidth};
+"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_report_wraps_only_free_text(driver, tmp_path, width):
+    """The validate report's code badges, severities, line numbers and column
+    headings are each one line (they wrapped mid-word, "GM20/2",
+    "severit/y", from overflow-wrap:anywhere on every cell); long messages
+    and paths still wrap, so a phone's page has no sideways scroll."""
+    folder = tmp_path / ("a-folder-with-a-rather-long-name-" * 3)
+    folder.mkdir()
+    record = folder / "illegal-play.mat"
+    record.write_bytes(ILLEGAL.read_bytes())
+    out = tmp_path / "report"
+    r = CliRunner().invoke(gamao, ["validate", "--format", "html", "--html-dir", str(out),
+                                   str(record)])
+    assert r.exit_code == 1, r.output
+    driver.set_window_size(width, 900)
+    try:
+        driver.get((out / "index.html").as_uri())
+        got = driver.execute_script(_LINES_OF)
+    finally:
+        driver.set_window_size(1280, 900)
+    assert got["badges"] and got["heads"]
+    for kind in ("badges", "heads", "severities", "lines"):
+        assert all(n == 1 for _text, n in got[kind]), (kind, got[kind])
+    assert got["overflow"] <= 1, got["overflow"]
+    if width < 400:
+        assert any(n > 1 for _text, n in got["messages"])   # the free text wraps
+
+
+def test_position_svg_renders_at_its_size(driver, tmp_path):
+    """``gamao position --format svg`` opened alone in Chromium is drawn at
+    the width and height it states (640 by 536), arrows included."""
+    out = tmp_path / "board.svg"
+    r = CliRunner().invoke(gamao, ["position", str(ROOT / "examples" / "consolidated-notation-5pt.mat"),
+                                   "--game", "1", "--move", "4", "--format", "svg", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    driver.get(out.as_uri())
+    got = driver.execute_script(
+        "const b = document.documentElement.getBoundingClientRect();"
+        "const a = [...document.querySelectorAll('g.arrow')].map(g => g.getBoundingClientRect())"
+        "  .filter(x => x.width > 0 && x.height > 0).length;"
+        "return [b.width, b.height, a];")
+    assert got == [640, 536, 4]

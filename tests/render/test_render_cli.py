@@ -87,3 +87,54 @@ def test_validate_html_links_every_diagnostic_to_its_position(tmp_path):
 def test_html_needs_its_folder():
     r = run("validate", "--format", "html", str(ILLEGAL))
     assert r.exit_code == 2 and "--html-dir" in r.output
+
+
+CONSOLIDATED = EXAMPLES / "consolidated-notation-5pt.mat"
+_POINT = {"bar": 25, "off": 0}
+
+
+def _steps(text: str) -> list[tuple[int, int, bool]]:
+    """``25/21 21/17* 6/2*``: die steps as GNU Backgammon's layout writes them."""
+    out = []
+    for step in text.split():
+        src, dst = step.rstrip("*").split("/")
+        out.append((_POINT.get(src, None) or int(src), _POINT.get(dst, None) or int(dst),
+                    step.endswith("*")))
+    return sorted(out)
+
+
+def test_position_svg_has_its_size_and_the_last_plays_arrows(tmp_path):
+    """Issue 22: ``position --format svg`` has width and height, and draws
+    the arrows of the play that led to the position (the README's picture
+    had them, the command did not): one arrow per die step of that play, from
+    and to the points the record's play (as ``convert --to mat`` writes it,
+    one die step at a time) names, hits ringed."""
+    mat = run("convert", str(CONSOLIDATED), "--to", "mat", "-o", "-").output
+    game1 = mat.split(" Game 2")[0]
+    right_play = {int(m.group(1)): m.group(2) for m in re.finditer(
+        r"^\s*(\d+)\) \d\d: .*?\s{2,}\d\d: (.*?)\s*$", game1, re.M)}
+    checked = 0
+    for move in (2, 3, 4, 7):   # the left player on roll, after the right player's play
+        if move - 1 not in right_play:
+            continue
+        r = run("position", str(CONSOLIDATED), "--game", "1", "--move", str(move),
+                "--format", "svg")
+        assert r.exit_code == 0, r.output
+        root = ET.fromstring(r.output)
+        assert (root.get("width"), root.get("height")) == ("640", "536")
+        arrows = sorted((int(g.get("data-from")), int(g.get("data-to")),
+                         g.get("data-hit") == "true")
+                        for g in root.iter("{http://www.w3.org/2000/svg}g")
+                        if g.get("class") == "arrow")
+        assert arrows == _steps(right_play[move - 1]), (move, right_play[move - 1])
+        rings = [c for c in root.iter("{http://www.w3.org/2000/svg}circle")
+                 if c.get("class") == "hit"]
+        assert len(rings) == sum(hit for _s, _d, hit in arrows)
+        checked += 1
+    assert checked >= 3
+
+
+def test_position_svg_is_the_readme_picture():
+    """docs/board.svg (python docs/board_svg.py) is what the command draws."""
+    r = run("position", str(CONSOLIDATED), "--game", "1", "--move", "4", "--format", "svg")
+    assert r.output == (EXAMPLES.parent / "docs" / "board.svg").read_text(encoding="utf-8")
