@@ -56,9 +56,9 @@ equity lost, as a positive magnitude (eXtreme Gammon states one), None when
 it states none; ``counts``: the program's own word on whether the decision
 counts in its error rates (eXtreme Gammon's PR), None when it says nothing;
 ``mark`` the program's skill mark: None, "doubtful", "bad", "very bad".
-:attr:`CheckerDecision.equity_loss` is the loss (>= 0) of the play made
-against the best, from the candidates when the played one is among them,
-else ``stated_error``.
+:attr:`CheckerDecision.equity_loss` is the loss of the play made against
+the program's first candidate, from the candidates when the played one is
+among them, else ``stated_error``.
 
 :class:`CubeDecision` ``(player, no_double, double_take, double_pass,
 doubled, answer=None, unit="emg", probabilities=None, depth=None,
@@ -67,7 +67,9 @@ cubeful equities of the player who may double (``player``), as the program
 states them: ``unit`` "emg" (normalised money equity, double/pass is then
 1.0) or "mwc" (match winning chances, 0..1: GNU Backgammon's ``DA`` in a
 match). The figures turn "mwc" into EMG with the match equity table at the
-decision's score. ``doubled``: whether the player doubled; ``answer``:
+decision's score. ``double_pass`` may be None where the program leaves it to
+the match equity table (GNU Backgammon's ``DA`` in a match): in EMG it is
+then 1.0, as for money. ``doubled``: whether the player doubled; ``answer``:
 "take", "pass", "beaver" or None. ``stated_errors``: the program's own
 error sizes (positive magnitudes), a mapping with keys "double" and "take"
 where it states them (eXtreme Gammon). ``mark``/``answer_mark``: the
@@ -185,11 +187,13 @@ class CheckerDecision:
 
     @property
     def equity_loss(self) -> float | None:
-        """The equity (EMG) the play made lost against the best (>= 0):
-        from the candidates when the played one is among them, else the
-        program's stated error; None when neither is known."""
+        """The equity (EMG) the play made lost against the program's first
+        candidate: from the candidates when the played one is among them
+        (negative in the rare list where the program ranked a play above one
+        it scored higher, at another depth: GNU Backgammon counts it as it
+        is), else the program's stated error; None when neither is known."""
         if self.played is not None and self.candidates:
-            return max(0.0, self.candidates[0].equity - self.candidates[self.played].equity)
+            return self.candidates[0].equity - self.candidates[self.played].equity
         return self.stated_error
 
     def to_json(self) -> dict[str, Any]:
@@ -215,7 +219,7 @@ class CubeDecision:
     player: int
     no_double: float
     double_take: float
-    double_pass: float
+    double_pass: float | None
     doubled: bool
     answer: str | None = None
     unit: str = "emg"
@@ -240,7 +244,8 @@ class CubeDecision:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "CubeDecision":
         return cls(player=d["player"], no_double=float(d["no_double"]),
-                   double_take=float(d["double_take"]), double_pass=float(d["double_pass"]),
+                   double_take=float(d["double_take"]),
+                   double_pass=None if d.get("double_pass") is None else float(d["double_pass"]),
                    doubled=bool(d["doubled"]), answer=d.get("answer"),
                    unit=d.get("unit", "emg"),
                    probabilities=Probabilities.from_json(d.get("probabilities")),
