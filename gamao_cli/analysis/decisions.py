@@ -56,9 +56,9 @@ equity lost, as a positive magnitude (eXtreme Gammon states one), None when
 it states none; ``counts``: the program's own word on whether the decision
 counts in its error rates (eXtreme Gammon's PR), None when it says nothing;
 ``mark`` the program's skill mark: None, "doubtful", "bad", "very bad".
-:attr:`CheckerDecision.equity_loss` is the loss of the play made against
-the program's first candidate, from the candidates when the played one is
-among them, else ``stated_error``.
+:attr:`CheckerDecision.equity_loss` is the loss of the play made as the
+program measures it: ``stated_error`` where it states one, else the first
+candidate's equity less the played one's.
 
 :class:`CubeDecision` ``(player, no_double, double_take, double_pass,
 doubled, answer=None, unit="emg", probabilities=None, depth=None,
@@ -187,14 +187,18 @@ class CheckerDecision:
 
     @property
     def equity_loss(self) -> float | None:
-        """The equity (EMG) the play made lost against the program's first
-        candidate: from the candidates when the played one is among them
-        (negative in the rare list where the program ranked a play above one
-        it scored higher, at another depth: GNU Backgammon counts it as it
-        is), else the program's stated error; None when neither is known."""
+        """The equity (EMG) the play made lost, as the program measures it:
+        its stated error where it states one (eXtreme Gammon's, which
+        counts a play within 0.0001 of the best as no error and covers a
+        play its list leaves out), else the first candidate's equity less the
+        played one's (negative in the rare list where the program ranked a
+        play above one it scored higher, at another depth: GNU Backgammon
+        counts it as it is); None when neither is known."""
+        if self.stated_error is not None:
+            return self.stated_error
         if self.played is not None and self.candidates:
             return self.candidates[0].equity - self.candidates[self.played].equity
-        return self.stated_error
+        return None
 
     def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "dice": list(self.dice),

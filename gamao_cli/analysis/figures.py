@@ -239,6 +239,14 @@ def _cube_equities(c: CubeDecision, state: CubeState, met: MatchEquityTable
     return optimal, nd, dt, dp
 
 
+def _stated(c: CubeDecision, which: str, computed: float) -> float:
+    """The program's own error of a cube decision where it states one
+    (eXtreme Gammon: "double" for the doubler's, "take" for the answer),
+    else the one computed from the equities."""
+    stated = (c.stated_errors or {}).get(which)
+    return computed if stated is None else stated
+
+
 class _GameWalk:
     """Follows one game's actions: the cube and who owns it, and the figures."""
 
@@ -339,7 +347,8 @@ class _GameWalk:
         cost = abs(optimal - (nd if optimal != nd else min(dt, dp)))
         counts = c.counts if c.counts is not None else PR_CUBE_MIN <= cost <= PR_CUBE_MAX
         if counts:
-            f.counted.append(Counted(p, "cube", -skill, self.index, a.move_number))
+            f.counted.append(Counted(p, "cube", _stated(c, "double", -skill), self.index,
+                                     a.move_number))
 
     def double(self, c: CubeDecision) -> None:
         f, p = self.f, c.player
@@ -353,7 +362,8 @@ class _GameWalk:
             self._kind("wrong_doubles_above_tg" if nd > 1.0 else "wrong_doubles_below_dp",
                        p, skill, state)
         if c.counts is not False:
-            f.counted.append(Counted(p, "cube", max(0.0, -skill), self.index, None))
+            f.counted.append(Counted(p, "cube", _stated(c, "double", max(0.0, -skill)),
+                                     self.index, None))
 
     def answer(self, a: m.ActionType, c: CubeDecision) -> None:
         f, p = self.f, a.player
@@ -375,7 +385,7 @@ class _GameWalk:
             error = -skill if skill else 0.0
         if c.counts is not False:
             f.counted.append(Counted(p, "take" if isinstance(a, m.Take) else "pass",
-                                     abs(error), self.index, a.move_number))
+                                     _stated(c, "take", abs(error)), self.index, a.move_number))
 
 
 # -- a match -------------------------------------------------------------------
