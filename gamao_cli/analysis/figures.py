@@ -263,12 +263,18 @@ class _GameWalk:
         self.cube = 1
         self.owner: int | None = None
         self.offer: m.Double | None = None
+        #: id(action) -> the state its decider saw (see :func:`decision_states`)
+        self.states: dict[int, CubeState] = {}
 
     def state(self, mover: int) -> CubeState:
         return CubeState(self.length, self.score, self.cube, self.owner, mover, self.crawford)
 
     def run(self) -> Figures:
         for a in self.game.actions:
+            if isinstance(a, (m.Take, m.Drop)) and self.offer is not None:
+                self.states[id(a)] = self.state(self.offer.player)
+            elif a.player in (0, 1):
+                self.states[id(a)] = self.state(a.player)
             d = decisions_of(a) if a.analysis is not None else None
             if isinstance(a, (m.Play, m.Dance)):
                 self.roll(a, d)
@@ -413,7 +419,21 @@ def _on(match: m.Match, tag: str, default: bool) -> bool:
 def match_figures(match: m.Match, met: MatchEquityTable = KAZAROSS_XG2) -> MatchFigures:
     """The figures of every game of ``match`` and of the whole (the sum of
     its games', as GNU Backgammon adds them)."""
+    return _walk(match, met)[0]
+
+
+def decision_states(match: m.Match, met: MatchEquityTable = KAZAROSS_XG2
+                    ) -> dict[int, CubeState]:
+    """``id(action)`` -> the match and cube state its decider saw, as the
+    figures see it (for a roll or a double the player acting, for an
+    answer the doubler, whose equities a cube decision holds): what a
+    writer needs to turn equities into match winning chances."""
+    return _walk(match, met)[1]
+
+
+def _walk(match: m.Match, met: MatchEquityTable) -> tuple[MatchFigures, dict[int, CubeState]]:
     total = MatchFigures(length=match.length)
+    states: dict[int, CubeState] = {}
     crawford_rule = bool(match.length) and _on(match, "Crawford", True)
     cube_use = (match.tag("CubeLimit") or "").strip() != "1"
     crawford_played = False
@@ -421,14 +441,16 @@ def match_figures(match: m.Match, met: MatchEquityTable = KAZAROSS_XG2) -> Match
         crawford = False
         if crawford_rule and not crawford_played and match.length - 1 in score:
             crawford = crawford_played = True
+        walk = _GameWalk(game, index, match.length, score, crawford, met, cube_use)
         try:
-            figures = _GameWalk(game, index, match.length, score, crawford, met, cube_use).run()
+            figures = walk.run()
         except ValueError:
             # a score the table does not hold (a match longer than it)
             figures = Figures(length=match.length)
+        states.update(walk.states)
         total.games.append(figures)
         total.add(figures)
-    return total
+    return total, states
 
 
 def has_analysis(match: m.Match) -> bool:

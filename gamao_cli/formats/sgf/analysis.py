@@ -252,3 +252,85 @@ def _columns(a: Analysis | None) -> dict[str, Any]:
     if a.luck is not None:
         out["luck"] = a.luck.value
     return out
+
+
+# -- writing -------------------------------------------------------------------
+
+def _f(x: float) -> str:
+    return f"{x:.6f}"
+
+
+def _plies(depth: Depth | None) -> tuple[str, bool]:
+    """GNU Backgammon's plies token of a depth, and whether SGF says it as it
+    is (a depth of another program, or a rollout, is written as 0-ply)."""
+    if depth is not None and depth.program == PROGRAM and depth.kind == "evaluation" \
+            and depth.plies is not None:
+        return f"{depth.plies}{'C' if depth.cubeful is not False else ''}", True
+    return "0C", depth is None
+
+
+def _cubeless(p: Probabilities | None) -> tuple[list[str], float]:
+    if p is None:
+        return [_f(0.5), _f(0.0), _f(0.0), _f(0.0), _f(0.0)], 0.0
+    equity = (2 * p.win - 1 + p.win_gammon - p.lose_gammon + p.win_backgammon
+              - p.lose_backgammon)
+    return [_f(p.win), _f(p.win_gammon), _f(p.win_backgammon), _f(p.lose_gammon),
+            _f(p.lose_backgammon)], equity
+
+
+def properties(a: Analysis, kind: str, state: Any, met: Any,
+               letter_of: Callable[[int, int], str],
+               played_steps: tuple[tuple[int, int], ...] | None = None) -> tuple[str, list[str]]:
+    """GNU Backgammon's properties for one action's analysis (``kind`` as
+    for :func:`decode`; ``state`` the decider's
+    :class:`~gamao_cli.analysis.met.CubeState`, for a match's equities as
+    winning chances; ``played_steps`` the die steps of the play made), and
+    the depths SGF could not say as they are.
+
+    A checker decision whose play made is not in the program's list (eXtreme
+    Gammon lists ten at most) gets it added last, with the best equity less
+    the program's error of it, so that GNU Backgammon counts the same error."""
+    out: list[str] = []
+    unsaid: list[str] = []
+    c = a.checker
+    if c is not None and kind == "roll" and c.candidates:
+        values = []
+        played = c.played
+        cands = list(c.candidates)
+        if played is None and c.stated_error is not None and played_steps:
+            best = cands[0]
+            cands.append(Candidate("", best.equity - c.stated_error, best.probabilities,
+                                   best.depth, tuple(played_steps)))
+            played = len(cands) - 1
+        for cand in cands:
+            letters = "".join(letter_of(src, c.player) + ("z" if dst == 0 else
+                                                          letter_of(dst, c.player))
+                              for src, dst in cand.steps)
+            probs, _eq = _cubeless(cand.probabilities)
+            plies, said = _plies(cand.depth)
+            if not said and cand.depth is not None:
+                unsaid.append(cand.depth.text)
+            values.append(f"{letters} E ver 3 {' '.join(probs)} {_f(cand.equity)} "
+                          f"{plies} 0 1 0.000000 1")
+        if played is not None:
+            out.append(f"A[{played}]" + "".join(f"[{v}]" for v in values))
+    cube = a.cube
+    if cube is not None and ((kind == "roll" and not cube.doubled) or kind != "roll"):
+        nd, dt = cube.no_double, cube.double_take
+        if state is not None and state.length:
+            if cube.unit == "emg":
+                nd, dt = met.equity_to_mwc(nd, state), met.equity_to_mwc(dt, state)
+        elif cube.unit == "mwc":
+            nd = dt = None   # winning chances of a money game: nothing to say
+        if nd is not None:
+            probs, equity = _cubeless(cube.probabilities)
+            plies, said = _plies(cube.depth)
+            if not said and cube.depth is not None:
+                unsaid.append(cube.depth.text)
+            row = " ".join(probs)
+            out.append(f"DA[E ver 3 {plies} 1 0.000000 1 {row} {_f(equity)} {_f(nd)} "
+                       f"{row} {_f(equity)} {_f(dt)}]")
+    if a.luck is not None and kind == "roll":
+        out.append(f"LU[{a.luck.value:.5f}]")
+    return "".join(out), unsaid
+
