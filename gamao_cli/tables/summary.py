@@ -17,6 +17,7 @@ import io
 from typing import Any
 
 from gamao_cli import model as m
+from gamao_cli.analysis.figures import Figures, has_analysis, match_figures
 from gamao_cli.i18n import _, ngettext, pgettext
 from gamao_cli.replay.replay import MatchReport, validate_match
 
@@ -27,11 +28,13 @@ def summarise(match: m.Match, report: MatchReport | None = None) -> dict[str, An
     games = []
     totals = [{"games_won": 0, "points": 0, "gammons": 0, "backgammons": 0, "doubles": 0,
                "takes": 0, "drops": 0} for _ in range(2)]
-    for game, result in zip(match.games, report.games):
+    figures = match_figures(match) if has_analysis(match) else None
+    for i, (game, result) in enumerate(zip(match.games, report.games)):
         games.append({"number": result.number, "winner": result.winner,
                       "points": result.points, "ended": result.ended and result.ended.value,
                       "cube": result.cube,
-                      "moves": result.moves})
+                      "moves": result.moves,
+                      "analysis": _analysis(figures.games[i] if figures else None)})
         if result.winner is not None:
             t = totals[result.winner]
             t["games_won"] += 1
@@ -59,7 +62,17 @@ def summarise(match: m.Match, report: MatchReport | None = None) -> dict[str, An
         "games": games,
         "totals": totals,
         "errors": report.errors,
+        "analysis": _analysis(figures, decisions=True),
     }
+
+
+def _analysis(f: Figures | None, decisions: bool = False) -> dict[str, Any]:
+    """The ``analysis`` object of a match or a game (docs/analysis.md):
+    ``analysed``, and when it is, ``stats`` (section -> figure -> [player 0,
+    player 1]) and for a match ``counted_decisions`` (the decisions PR counts)."""
+    if f is None or not f.analysed:
+        return {"analysed": False}
+    return f.to_json(decisions=decisions)
 
 
 def _player(s: dict[str, Any], index: int) -> str:
@@ -136,8 +149,68 @@ def table(summaries: list[dict[str, Any]]) -> str:
         for name, t in zip((p1, p2), s["totals"]):
             out.append(_row([name[:total_w[0]], t["games_won"], t["points"], t["gammons"],
                              t["doubles"], t["takes"], t["drops"]], total_w, total_a, total_seps))
+        out.extend(analysis_table(s, p1, p2))
         out.append("")
     return "\n".join(out)
+
+
+def _analysis_rows(st: dict[str, dict[str, list]], length: int) -> list[tuple[str, Any, Any]]:
+    """(label, player 0's cell, player 1's cell) of the analysis table."""
+    unit = _("MWC %") if length else _("points")
+
+    def pair(section: str, key: str, fmt: str = "{:+.3f}") -> tuple[str, str]:
+        return tuple(fmt.format(v) for v in st[section][key])   # type: ignore[return-value]
+
+    def both(label: str, cells: tuple) -> tuple[str, Any, Any]:
+        return (label, cells[0], cells[1])
+
+    c, k, lk, o, x = st["checker"], st["cube"], st["luck"], st["overall"], st["xg"]
+    rows = [
+        both(_("moves (unforced)"), tuple(f"{c['moves'][i]} ({c['unforced_moves'][i]})"
+                                          for i in (0, 1))),
+        both(_("checker error total, EMG ({unit})").format(unit=unit), tuple(
+            f"{c['error_total'][i]:+.3f} ({c['error_total_mwc'][i]:+.3f})" for i in (0, 1))),
+        both(_("checker error rate, mEMG"), pair("checker", "error_rate", "{:+.1f}")),
+        both(_("plays marked doubtful / bad / very bad"), tuple(
+            f"{c['doubtful'][i]} / {c['bad'][i]} / {c['very_bad'][i]}" for i in (0, 1))),
+        both(_("cube decisions (close or actual)"), tuple(
+            f"{k['cube_decisions'][i]} ({k['close_cube_decisions'][i]})" for i in (0, 1))),
+        both(_("doubles / takes / passes"), tuple(
+            f"{k['doubles'][i]} / {k['takes'][i]} / {k['passes'][i]}" for i in (0, 1))),
+        both(_("missed doubles / wrong doubles"), tuple(
+            f"{k['missed_doubles_below_cp'][i] + k['missed_doubles_above_cp'][i]} / "
+            f"{k['wrong_doubles_below_dp'][i] + k['wrong_doubles_above_tg'][i]}"
+            for i in (0, 1))),
+        both(_("wrong takes / wrong passes"), tuple(
+            f"{k['wrong_takes'][i]} / {k['wrong_passes'][i]}" for i in (0, 1))),
+        both(_("cube error total, EMG ({unit})").format(unit=unit), tuple(
+            f"{k['error_total'][i]:+.3f} ({k['error_total_mwc'][i]:+.3f})" for i in (0, 1))),
+        both(_("cube error rate, mEMG"), pair("cube", "error_rate", "{:+.1f}")),
+        both(_("luck total, EMG ({unit})").format(unit=unit), tuple(
+            f"{lk['luck_total'][i]:+.3f} ({lk['luck_total_mwc'][i]:+.3f})" for i in (0, 1))),
+        both(_("luck rate, mEMG"), pair("luck", "luck_rate", "{:+.1f}")),
+        both(_("overall error rate, mEMG"), pair("overall", "error_rate", "{:+.1f}")),
+        both(_("Snowie error rate, mEMG"), pair("overall", "snowie_error_rate", "{:+.1f}")),
+        both(_("PR (decisions)"), tuple(f"{x['pr'][i]:.2f} ({x['decisions'][i]})"
+                                        for i in (0, 1))),
+    ]
+    return rows
+
+
+def analysis_table(s: dict[str, Any], p1: str, p2: str) -> list[str]:
+    """The per-player analysis table of a summary's match, or the line that
+    says it has none (docs/analysis.md defines each figure)."""
+    a = s.get("analysis") or {}
+    if not a.get("analysed"):
+        return ["  " + _("no analysis in this record")]
+    rows = _analysis_rows(a["stats"], s["length"])
+    label_w = max(len(r[0]) for r in rows)
+    cell_w = max(20, *(len(str(r[i])) for r in rows for i in (1, 2)))
+    out = ["  " + _("analysis") + ":"]
+    out.append(f"  {'':<{label_w}}  {p1[:cell_w]:>{cell_w}}  {p2[:cell_w]:>{cell_w}}")
+    for label, left, right in rows:
+        out.append(f"  {label:<{label_w}}  {left:>{cell_w}}  {right:>{cell_w}}")
+    return out
 
 
 #: The players are numbered 0 and 1 (the left column of a match file first),
@@ -147,18 +220,40 @@ CSV_FIELDS = ["path", "player0", "player1", "length", "score0", "score1", "winne
               "game_winner", "points", "ended", "cube", "moves"]
 
 
+def _figure_keys() -> list[tuple[str, str]]:
+    """(section, figure) of every analysis figure, in the order of :meth:`Figures.stats`."""
+    return [(section, key) for section, figures in Figures().stats().items() for key in figures]
+
+
+#: The analysis columns: ``section.figure.0`` and ``.1`` (players 0 and 1,
+#: numbered as everywhere) for every figure of docs/analysis.md.
+ANALYSIS_FIELDS = [f"{section}.{key}.{p}" for section, key in _figure_keys() for p in (0, 1)]
+
+
+def _figure_cells(a: dict[str, Any] | None) -> list[Any]:
+    if not a or not a.get("analysed"):
+        return [""] * len(ANALYSIS_FIELDS)
+    st = a["stats"]
+    return [st[section][key][p] for section, key in _figure_keys() for p in (0, 1)]
+
+
 def csv_text(summaries: list[dict[str, Any]]) -> str:
-    """One CSV row per game, with the match's fields repeated; ``winner``
-    and ``game_winner`` are the winners' names."""
+    """One CSV row per game, with the match's fields repeated (``winner``
+    and ``game_winner`` are the winners' names), then the game's analysis
+    figures (empty without analysis); a match with an analysis has one more
+    row, game ``all``, with the match's figures."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_FIELDS)
+    w.writerow(CSV_FIELDS + ANALYSIS_FIELDS)
     for s in summaries:
+        head = [s["path"], s["players"][0], s["players"][1], s["length"],
+                s["final_score"][0], s["final_score"][1],
+                "" if s["winner"] is None else s["players"][s["winner"]]]
         for g in s["games"]:
-            w.writerow([s["path"], s["players"][0], s["players"][1], s["length"],
-                        s["final_score"][0], s["final_score"][1],
-                        "" if s["winner"] is None else s["players"][s["winner"]], g["number"],
-                        "" if g["winner"] is None else s["players"][g["winner"]],
-                        "" if g["points"] is None else g["points"], g["ended"] or "", g["cube"],
-                        g["moves"]])
+            w.writerow(head + [g["number"],
+                               "" if g["winner"] is None else s["players"][g["winner"]],
+                               "" if g["points"] is None else g["points"], g["ended"] or "",
+                               g["cube"], g["moves"]] + _figure_cells(g.get("analysis")))
+        if (s.get("analysis") or {}).get("analysed"):
+            w.writerow(head + ["all", "", "", "", "", ""] + _figure_cells(s["analysis"]))
     return buf.getvalue()

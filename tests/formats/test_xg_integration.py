@@ -83,8 +83,15 @@ def test_conversion_to_every_writable_format_reads_back_the_same_games(name, fmt
     out = tmp_path / f"out.{fmt}"
     r = run("convert", str(path_of(name)), "--to", fmt, "-o", str(out))
     assert r.exit_code == 0, r.output
-    if fmt != "json":   # the analysis XG carries is said to be dropped, never silently
+    if fmt == "mat":   # the analysis XG carries is said to be dropped, never silently
         assert "analysis of" in r.output and "not carried" in r.output
+    elif fmt == "sgf":   # SGF carries it, as GNU Backgammon's A, DA and LU, but on a
+        # roll never played (an XA node of gamao's), which is said
+        unplayed = sum(1 for g in match.games for a in g.actions
+                       if isinstance(a, m.UnplayedRoll) and a.analysis is not None)
+        assert ("not carried" in r.output) == bool(unplayed)
+        if unplayed:
+            assert f"the analysis of {unplayed} action(s)" in r.output
     [back] = formats.read_path(str(out))
     assert back.length == match.length and back.players == match.players
     assert len(back.games) == len(match.games)
@@ -95,6 +102,22 @@ def test_conversion_to_every_writable_format_reads_back_the_same_games(name, fmt
         theirs = [(a.player, type(a).__name__, getattr(a, "dice", None)) for a in h.actions]
         assert theirs == ours, (fmt, g.number)
     assert validate_match(back).final_score == validate_match(match).final_score
+    if fmt == "sgf":
+        from gamao_cli.analysis.decisions import decisions_of
+        pairs = [(decisions_of(a), decisions_of(b)) for g, h in zip(match.games, back.games)
+                 for a, b in zip(g.actions, h.actions)]
+        assert sum(x is not None for x, _y in pairs) > 100
+        for (x, y), a in zip(pairs, [a for g in match.games for a in g.actions]):
+            if x is None or isinstance(a, m.UnplayedRoll):
+                continue
+            if x.checker is not None and x.checker.played is not None:
+                assert [round(c.equity, 6) for c in y.checker.candidates] == \
+                    [round(c.equity, 6) for c in x.checker.candidates]
+                assert y.checker.played == x.checker.played
+            if x.cube is not None:
+                assert y.cube is not None and y.cube.doubled == x.cube.doubled
+            if x.luck is not None:
+                assert y.luck.value == pytest.approx(x.luck.value, abs=1e-5)
     if fmt == "json":
         kept = [a.analysis and dict(a.analysis) for g in back.games for a in g.actions]
         assert kept == [a.analysis and dict(a.analysis) for g in match.games for a in g.actions]

@@ -24,6 +24,15 @@ One game tree per game, as GNU Backgammon saves a match::
   time); ``XR[and the match]`` keeps the words "and the match". A game that
   ended without a ``Wins`` line gets the result the rules give, for other
   programs, and ``XR[not written]``, for gamao.
+- An action's analysis, where the record holds one in
+  :mod:`gamao_cli.analysis.decisions` (eXtreme Gammon's, GNU Backgammon's),
+  is written as GNU Backgammon writes its own: ``A`` (the candidates and the
+  rank of the play made), ``DA`` (the cube decision; in a match as winning
+  chances, from the equities with the match equity table at the decision's
+  score) and ``LU`` (:func:`gamao_cli.formats.sgf.analysis.properties`), so
+  that GNU Backgammon loads it with its analysis and prints the figures
+  gamao gives (a test runs gnubg). A depth SGF has no word for (another
+  program's, a rollout's) is written as 0-ply, with a warning.
 - Comments: :attr:`Game.comments <gamao_cli.model.Game>` of the form ``"move
   N W: text"`` (as the reader makes them) go back on the node of that
   action, all others on the game's root node.
@@ -58,6 +67,9 @@ from typing import Any, Sequence
 
 from gamao_cli import __version__
 from gamao_cli import model as m
+from gamao_cli.analysis.decisions import decisions_of
+from gamao_cli.analysis.figures import decision_states
+from gamao_cli.analysis.met import KAZAROSS_XG2
 from gamao_cli.errors import UnknownVariant, WriteRefused
 from gamao_cli.formats.base import Note, WriteResult, analysis_note
 from gamao_cli.messages import Msg
@@ -66,6 +78,7 @@ from gamao_cli.replay.replay import RESIGN, TIME, GameResult, Replays, Rules, va
 from gamao_cli.rules import VARIANTS, variant_by_key
 
 from ..limits import MAX_DIGITS, fits
+from .analysis import properties as analysis_properties
 from .reader import (_SPACE_RE, COMMENTS_PROPERTY, CUBE_KINDS, CUBE_PROPERTY, EXTRA_PROPERTY,
                      ILLEGAL, IMPLIED, IMPLIED_PROPERTY, LOSS, MATCH_FLAG, MATCH_WORDS, NO_SCORE_LINE,
                      NOT_WRITTEN, NUMBER_PROPERTY, RATINGS_PROPERTY, RESIGN_CELL, SCORE_PROPERTY,
@@ -143,6 +156,8 @@ class _MatchWriter:
         self.number = number   # the match's place in a file of several
         self.notes: list[Note] = []
         self.counts: Counter[tuple[str, str]] = Counter()   # (what, how it is written)
+        self.states: dict = {}
+        self.unsaid: Counter[str] = Counter()   # analysis depths SGF cannot say
 
     def warn(self, key: str, game: int | None = None, **fields: Any) -> None:
         """Note ``key`` (``CODE.variant`` of :mod:`gamao_cli.messages`), once,
@@ -285,6 +300,8 @@ class _MatchWriter:
                     steps_of[id(rec.action)] = rec.steps
         results = {id(g): r for g, r in zip(match.games, report.games)} if \
             len(report.games) == len(match.games) else {}
+        self.states = decision_states(match) if any(
+            a.analysis is not None for g in match.games for a in g.actions) else {}
         info = self.info_properties()
         if _has_tab(match):
             self.warn("GM504.tabs")
@@ -302,6 +319,9 @@ class _MatchWriter:
                                  steps_of, setup, numbers[gi])
         for (what, written), n in self.counts.items():
             self.warn("GM503.kept-" + what, n=n, written=written)
+        if self.unsaid:
+            self.warn("GM504.analysis-depth", n=sum(self.unsaid.values()),
+                      depths=", ".join(sorted(self.unsaid)))
 
     def game_tree(self, game: m.Game, result: GameResult | None, rules: Rules,
                   info: dict[str, str], steps_of: dict, setup: str | None,
@@ -421,6 +441,8 @@ class _MatchWriter:
                 cube.take()
             elif isinstance(a, m.Drop):
                 cube.pending = None
+            if a.analysis is not None:
+                node += self.analysis_node(a, steps_of)
             if i in by_action:
                 node += _prop("C", "\n".join(by_action[i]))
             nodes.append(node)
@@ -428,6 +450,20 @@ class _MatchWriter:
             root.append(_prop("C", "\n".join(root_comments)))
         nodes.insert(0, "(;" + "".join(root))
         return "\n;".join(nodes) + ")\n"
+
+    def analysis_node(self, a: m.ActionType, steps_of: dict) -> str:
+        """The analysis of ``a`` as GNU Backgammon's ``A``, ``DA`` and ``LU``
+        (:func:`gamao_cli.formats.sgf.analysis.properties`), or nothing."""
+        d = decisions_of(a)
+        kind = _ANALYSIS_KINDS.get(type(a))
+        if d is None or kind is None:
+            return ""
+        steps = steps_of.get(id(a))
+        played = tuple((s, t) for s, t, _hit in steps) if steps is not None else None
+        text, unsaid = analysis_properties(d, kind, self.states.get(id(a)), KAZAROSS_XG2,
+                                           point_letter, played)
+        self.unsaid.update(unsaid)
+        return text
 
     def action_node(self, game: m.Game, a: m.ActionType, steps_of: dict) -> str | None:
         colour = "WB"[a.player] if a.player in (0, 1) else None
@@ -496,6 +532,10 @@ class _MatchWriter:
         white = [point_letter(p, 0) for p in range(25, 0, -1) for _ in range(start.me[p])]
         black = [point_letter(p, 1) for p in range(25, 0, -1) for _ in range(start.opp[p])]
         return _prop("AE", "a:y") + _prop("AW", *white) + _prop("AB", *black)
+
+
+_ANALYSIS_KINDS = {m.Play: "roll", m.Dance: "roll", m.Double: "double", m.Take: "take",
+                   m.Drop: "drop"}
 
 
 class _CubeAsRead:
@@ -576,9 +616,15 @@ def write_sgf(matches: Sequence[m.Match], replays: Replays | None = None) -> Wri
             for note in w.notes:
                 conv.note(note)
 
-        dropped = analysis_note(matches, "gamao's SGF")
-        if dropped is not None:
-            conv.note(dropped)
+        # what SGF holds of an analysis is what the decisions model holds on a
+        # roll, a double or an answer; an analysis outside it (a JSON file's
+        # free-form figures, the luck of a roll never played) is left out
+        n = sum(1 for match in matches for g in match.games for a in g.actions
+                if a.analysis is not None
+                and (decisions_of(a) is None or type(a) not in _ANALYSIS_KINDS))
+        if n:
+            conv.note(Note("GM504", {"where": "", "n": n, "format": "gamao's SGF"},
+                           key="GM504.analysis"))
 
     conv.set_chunks(chunks())
     return conv
