@@ -79,7 +79,10 @@ class DecisionError:
     where it states one (eXtreme Gammon), as PR counts it; ``error_mwc`` the
     match winning chances it lost (a fraction, >= 0; None for money);
     ``counted``: it is one of the decisions XG's PR counts; ``forced``: a
-    checker decision with no choice (counted nowhere)."""
+    checker decision with no choice (counted nowhere); ``mark``: GNU
+    Backgammon's skill mark for an error that size (its default thresholds,
+    :data:`SKILL_DOUBTFUL` and the next): "doubtful", "bad", "very bad", or
+    None."""
 
     player: int
     kind: str
@@ -87,6 +90,7 @@ class DecisionError:
     error_mwc: float | None
     counted: bool
     forced: bool = False
+    mark: str | None = None
 
 
 @dataclass
@@ -293,8 +297,10 @@ class _GameWalk:
              state: CubeState, counted: bool, forced: bool = False) -> None:
         """Keep what one decision cost (:class:`DecisionError`)."""
         mwc = -self.met.cost(skill, state) + 0.0 if self.length else None
+        mark = _skill(-max(error, 0.0))
         self.f.errors.setdefault(id(a), []).append(
-            DecisionError(p, kind, max(error, 0.0) + 0.0, mwc, counted, forced))
+            DecisionError(p, kind, max(error, 0.0) + 0.0, mwc, counted, forced,
+                          None if mark == "none" else mark))
 
     def state(self, mover: int) -> CubeState:
         return CubeState(self.length, self.score, self.cube, self.owner, mover, self.crawford)
