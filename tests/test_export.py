@@ -48,21 +48,34 @@ def rows(out: Path, table: str, to: str = "parquet", order: str | None = None,
         columns = "* EXCLUDE (path)"
     src = _reader(out, table, to)
     order = order or {"matches": "path, index_in_file", "games": "path, index_in_file, game",
-                      "actions": "path, index_in_file, game, seq"}[table]
+                      "actions": "path, index_in_file, game, seq",
+                      "decisions": "path, index_in_file, game, seq, kind"}[table]
     return duckdb.sql(f"SELECT {columns} FROM {src} ORDER BY {order}").fetchall()
 
 
 _DUCK_TYPES = {"string": "VARCHAR", "bool": "BOOLEAN", "int8": "TINYINT", "int16": "SMALLINT",
-               "int32": "INTEGER", "int64": "BIGINT", "float64": "DOUBLE", "date": "DATE"}
+               "int32": "INTEGER", "int64": "BIGINT", "float64": "DOUBLE", "date": "DATE",
+               "list<candidate>": "STRUCT(play VARCHAR, equity DOUBLE, win DOUBLE, "
+                                  "win_gammon DOUBLE, win_backgammon DOUBLE, lose_gammon DOUBLE, "
+                                  "lose_backgammon DOUBLE, depth VARCHAR)[]"}
 
 
 def _reader(out: Path, table: str, to: str) -> str:
     glob = f"'{out}/{table}/*.{to}'"
     if to == "parquet":
         return f"read_parquet({glob})"
-    cols = "{" + ", ".join(f"'{c.name}': '{_DUCK_TYPES[c.type]}'" for c in TABLES[table]) + "}"
+    types = {c.name: _DUCK_TYPES[c.type] for c in TABLES[table]}
+    if to == "csv":   # a list is its JSON text there
+        types = {k: "VARCHAR" if v.endswith("[]") else v for k, v in types.items()}
+    cols = "{" + ", ".join(f"'{k}': '{v}'" for k, v in types.items()) + "}"
     if to == "csv":
-        return f"read_csv({glob}, header=true, columns={cols}, allow_quoted_nulls=false)"
+        src = f"read_csv({glob}, header=true, columns={cols}, allow_quoted_nulls=false)"
+        lists = [c.name for c in TABLES[table] if c.type.startswith("list<")]
+        if lists:   # read the JSON text back as the list it is
+            casts = ", ".join(f"CAST({n}::JSON AS {_DUCK_TYPES['list<candidate>']}) AS {n}"
+                              for n in lists)
+            src = f"(SELECT * REPLACE ({casts}) FROM {src})"
+        return src
     return f"read_json({glob}, format='newline_delimited', columns={cols})"
 
 
@@ -428,7 +441,8 @@ def test_docs_tables_md_is_the_schema():
 
 def _sql_blocks(text: str) -> list[tuple[str, str]]:
     """(query, the output shown after it) of each ```sql block followed by a ```text block."""
-    return re.findall(r"```sql\n(.*?)```\s*\n```text\n(.*?)```", text, re.S)
+    # (a query shown without its output, as the decisions table's, is not one)
+    return re.findall(r"```sql\n((?:(?!```).)*?)```\s*\n```text\n(.*?)```", text, re.S)
 
 
 def _box_rows(shown: str) -> tuple[list[str], list[tuple[str, ...]]]:

@@ -70,6 +70,30 @@ class Counted:
 
 
 @dataclass
+class DecisionError:
+    """What one decision cost, as the figures count it: the tables and the
+    replay page show these, never computing them. ``kind`` is "checker",
+    "no double" (a cube decision where the player did not double),
+    "double", "take" or "pass"; ``error`` the equity lost (EMG, normalised
+    to a 1-cube, >= 0; 0 for the best choice), the program's own figure
+    where it states one (eXtreme Gammon), as PR counts it; ``error_mwc`` the
+    match winning chances it lost (a fraction, >= 0; None for money);
+    ``counted``: it is one of the decisions XG's PR counts; ``forced``: a
+    checker decision with no choice (counted nowhere); ``mark``: GNU
+    Backgammon's skill mark for an error that size (its default thresholds,
+    :data:`SKILL_DOUBTFUL` and the next): "doubtful", "bad", "very bad", or
+    None."""
+
+    player: int
+    kind: str
+    error: float
+    error_mwc: float | None
+    counted: bool
+    forced: bool = False
+    mark: str | None = None
+
+
+@dataclass
 class Figures:
     """The figures of a game or a match, each a pair (player 0, player 1);
     errors as positive magnitudes here, EMG (``*_mwc``: match winning
@@ -97,6 +121,10 @@ class Figures:
         "missed_doubles_below_cp", "missed_doubles_above_cp", "wrong_doubles_below_dp",
         "wrong_doubles_above_tg", "wrong_takes", "wrong_passes")})
     counted: list = field(default_factory=list)
+    #: the :class:`DecisionError` of each analysed decision, by the
+    #: ``id()`` of the action that carries it (a roll: its cube and checker
+    #: decisions; a double, take or drop: that cube decision)
+    errors: dict = field(default_factory=dict)
 
     # -- sums ----------------------------------------------------------------
     def add(self, other: "Figures") -> None:
@@ -116,6 +144,7 @@ class Figures:
                 for i in (0, 1):
                     self.cube_kinds[k][j][i] += v[j][i]
         self.counted.extend(other.counted)
+        self.errors.update(other.errors)
 
     def cube_error(self, i: int, mwc: bool = False) -> float:
         return sum(v[2 if mwc else 1][i] for v in self.cube_kinds.values())
@@ -266,6 +295,15 @@ class _GameWalk:
         #: id(action) -> the state its decider saw (see :func:`decision_states`)
         self.states: dict[int, CubeState] = {}
 
+    def note(self, a: m.ActionType, p: int, kind: str, error: float, skill: float,
+             state: CubeState, counted: bool, forced: bool = False) -> None:
+        """Keep what one decision cost (:class:`DecisionError`)."""
+        mwc = -self.met.cost(skill, state) + 0.0 if self.length else None
+        mark = _skill(-max(error, 0.0))
+        self.f.errors.setdefault(id(a), []).append(
+            DecisionError(p, kind, max(error, 0.0) + 0.0, mwc, counted, forced,
+                          None if mark == "none" else mark))
+
     def state(self, mover: int) -> CubeState:
         return CubeState(self.length, self.score, self.cube, self.owner, mover, self.crawford)
 
@@ -281,7 +319,7 @@ class _GameWalk:
             elif isinstance(a, m.Double):
                 if a.kind == "double" and self.offer is None and d is not None \
                         and d.cube is not None and self.cube_use:
-                    self.double(d.cube)
+                    self.double(d.cube, a)
                 self.offer = a if self.offer is None else self.offer
                 if a.kind != "double":
                     self.offer = a
@@ -320,12 +358,15 @@ class _GameWalk:
         skill = -loss
         f.marked[_skill(skill)][p] += 1
         if c.forced:
+            self.note(a, p, "checker", loss, skill, state, False, forced=True)
             return
         f.unforced[p] += 1
         f.checker_error[p] += loss
         f.checker_error_mwc[p] -= self.met.cost(skill, state)
-        if self._checker_counts(c):
+        counts = self._checker_counts(c)
+        if counts:
             f.counted.append(Counted(p, "checker", loss, self.index, a.move_number))
+        self.note(a, p, "checker", loss, skill, state, counts)
 
     @staticmethod
     def _checker_counts(c: CheckerDecision) -> bool:
@@ -355,8 +396,9 @@ class _GameWalk:
         if counts:
             f.counted.append(Counted(p, "cube", _stated(c, "double", -skill), self.index,
                                      a.move_number))
+        self.note(a, p, "no double", _stated(c, "double", -skill), skill, state, counts)
 
-    def double(self, c: CubeDecision) -> None:
+    def double(self, c: CubeDecision, a: m.ActionType) -> None:
         f, p = self.f, c.player
         state = self.state(p)
         optimal, nd, dt, dp = _cube_equities(c, state, self.met)
@@ -370,6 +412,8 @@ class _GameWalk:
         if c.counts is not False:
             f.counted.append(Counted(p, "cube", _stated(c, "double", max(0.0, -skill)),
                                      self.index, None))
+        self.note(a, p, "double", _stated(c, "double", max(0.0, -skill)), min(skill, 0.0),
+                  state, c.counts is not False)
 
     def answer(self, a: m.ActionType, c: CubeDecision) -> None:
         f, p = self.f, a.player
@@ -389,9 +433,12 @@ class _GameWalk:
             if skill:
                 self._kind("wrong_passes", p, -skill, state)
             error = -skill if skill else 0.0
+        kind = "take" if isinstance(a, m.Take) else "pass"
         if c.counts is not False:
-            f.counted.append(Counted(p, "take" if isinstance(a, m.Take) else "pass",
-                                     _stated(c, "take", abs(error)), self.index, a.move_number))
+            f.counted.append(Counted(p, kind, _stated(c, "take", abs(error)), self.index,
+                                     a.move_number))
+        self.note(a, p, kind, _stated(c, "take", abs(error)), -abs(skill), state,
+                  c.counts is not False)
 
 
 # -- a match -------------------------------------------------------------------

@@ -52,13 +52,15 @@ from ..i18n import _, get_language, ngettext, pgettext
 from ..messages import severity_word
 from ..replay.snapshots import snapshots
 from ..replay.replay import validate_match
+from ..analysis.decisions import decisions_of
+from ..analysis.figures import MatchFigures, match_figures
 from .svg import DEFAULT_COLOURS, Layout, board_element
 
 __all__ = ["FIELDS", "diagnostic_fragment", "replay_page", "report_page"]
 
 #: The fields of a position in the page's data, in order.
 FIELDS = ("game", "counts", "pid", "mid", "xgid", "onRoll", "dice", "cube", "owner", "offered",
-          "lastPlayer", "steps", "frag", "line", "col", "diags", "actor", "move")
+          "lastPlayer", "steps", "frag", "line", "col", "diags", "actor", "move", "analysis")
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _COUNT_CHARS = tuple(_DIGITS)   # a count of checkers as one character (0-35)
@@ -180,7 +182,7 @@ def _html_lang() -> str:
     return get_language().replace("_", "-")
 
 
-def _script_words() -> dict[str, str]:
+def _script_words() -> dict[str, Any]:
     """The words the page's script writes, as templates (``{name}`` fields)."""
     return {
         "pips": _("pips {n}"), "score": _("score {score}"),
@@ -191,6 +193,19 @@ def _script_words() -> dict[str, str]:
         "end": _("{where}, end"), "move": _("{where}, move {move}"),
         "status": _("{where}: {name} to act ({action})"),
         "hash": _("No position matches #{hash}; showing the first."),
+        "analysisOf": _("{program}'s analysis ({depth})"),
+        "candidates": _("{n} plays listed"),
+        "rank": _("rank"), "play": _("play"), "equity": _("equity"), "diff": _("loss"),
+        "played": _("{name} played rank {rank}, losing {error}"),
+        "playedBest": _("{name} played the best play"),
+        "notListed": _("{name} played a play the program did not list"),
+        "forced": _("a forced play"),
+        "cube": _("cube"), "noDouble": _("no double"), "doubleTake": _("double, take"),
+        "doublePass": _("double, pass"), "cubeDone": _("{name}: {action}, losing {error}"),
+        "luck": _("luck of the roll: {luck}"),
+        "doubtful": _("doubtful"), "bad": _("bad"), "veryBad": _("very bad"),
+        "did": {"no double": _("no double"), "double": _("double"), "take": _("take"),
+                "pass": _("pass")},
     }
 
 
@@ -220,6 +235,76 @@ def _page_words() -> dict[str, str]:
     return {k: (v if k == "lang" else _e(v)) for k, v in words.items()}
 
 
+#: how many of the program's candidates a position shows (and the play made,
+#: when it ranks lower)
+_CANDIDATES_SHOWN = 8
+
+
+def _num(x: float | None) -> float | None:
+    """A figure for the page's data: rounded, and null for NaN or infinity
+    (a damaged analysis), which JSON cannot hold."""
+    if x is None or x != x or x in (float("inf"), float("-inf")):
+        return None
+    return round(x, 6) + 0.0
+
+
+def _figures(match: m.Match) -> MatchFigures | None:
+    """The figures of ``match`` when its record carries an analysis."""
+    if not any(getattr(a, "analysis", None) is not None for g in match.games
+               for a in g.actions):
+        return None
+    figures = match_figures(match)
+    return figures if figures.analysed else None
+
+
+def _mark_word(mark: str) -> str:
+    return {"doubtful": _("doubtful"), "bad": _("bad"), "very bad": _("very bad")}.get(mark, mark)
+
+
+def _figures_table(figures: MatchFigures, names: Sequence[str]) -> str:
+    """The players' figures (:mod:`gamao_cli.analysis.figures`, defined in
+    docs/analysis.md), errors shown as positive numbers."""
+    st = figures.stats()
+    ch, cu, ov, lu, xg = st["checker"], st["cube"], st["overall"], st["luck"], st["xg"]
+
+    def rate(values: list) -> list[str]:
+        return [f"{abs(v):.1f}" for v in values]
+
+    def count(values: list) -> list[str]:
+        return [str(int(v)) for v in values]
+
+    rows = [
+        (_("PR (eXtreme Gammon's Performance Rating)"), "pr", [f"{v:.2f}" for v in xg["pr"]]),
+        (_("decisions counted for PR"), "pr-decisions", count(xg["decisions"])),
+        (_("checker error rate (mEMG per unforced move)"), "checker-rate",
+         rate(ch["error_rate"])),
+        (_("unforced moves"), "unforced", count(ch["unforced_moves"])),
+        (_("doubtful / bad / very bad moves"), "marks",
+         [f"{int(ch['doubtful'][i])} / {int(ch['bad'][i])} / {int(ch['very_bad'][i])}"
+          for i in (0, 1)]),
+        (_("cube error rate (mEMG per close cube decision)"), "cube-rate",
+         rate(cu["error_rate"])),
+        (_("cube decisions (close)"), "cube-decisions",
+         [f"{int(cu['cube_decisions'][i])} ({int(cu['close_cube_decisions'][i])})"
+          for i in (0, 1)]),
+        (_("missed doubles / wrong doubles"), "cube-misses",
+         [f"{int(cu['missed_doubles_below_cp'][i] + cu['missed_doubles_above_cp'][i])} / "
+          f"{int(cu['wrong_doubles_below_dp'][i] + cu['wrong_doubles_above_tg'][i])}"
+          for i in (0, 1)]),
+        (_("wrong takes / wrong passes"), "answers",
+         [f"{int(cu['wrong_takes'][i])} / {int(cu['wrong_passes'][i])}" for i in (0, 1)]),
+        (_("overall error rate (mEMG, GNU Backgammon)"), "overall-rate", rate(ov["error_rate"])),
+        (_("Snowie error rate (mEMG per move)"), "snowie-rate", rate(ov["snowie_error_rate"])),
+        (_("luck rate (mEMG per move)"), "luck-rate", [f"{v:+.1f}" for v in lu["luck_rate"]]),
+    ]
+    head = (f'<table class="figures"><caption>{_e(_("How well they played"))}</caption>'
+            f'<thead><tr><th scope="col"></th><th scope="col">{_e(names[0])}</th>'
+            f'<th scope="col">{_e(names[1])}</th></tr></thead><tbody>')
+    body = "".join(f'<tr data-figure="{key}"><th scope="row">{_e(label)}</th>'
+                   f"<td>{_e(v[0])}</td><td>{_e(v[1])}</td></tr>" for label, key, v in rows)
+    return head + body + "</tbody></table>"
+
+
 def _kind(a: Any) -> str:
     if isinstance(a, _CUBE):
         return "cube"
@@ -242,6 +327,9 @@ class _Page:
         self.first: list[tuple[Any, Any]] = []   # (snapshot, drawing options) of position 0
         self.sections: list[str] = []
         self.diag_items: list[str] = []
+        #: the analysis shown at a position (``analysis`` field: an index here)
+        self.analyses: list[dict[str, Any]] = []
+        self.marks: dict[int, tuple[str, float]] = {}   # id(action) -> worst mark, its error
 
     def add_match(self, k: int, match: m.Match, report: Any) -> None:
         if report is None or not any(g.records for g in report.games):
@@ -249,6 +337,8 @@ class _Page:
         names = _names(match)
         prefix = "" if k == 0 else f"match{k + 1}-"
         snaps = snapshots(match, report)
+        figures = _figures(match)
+        costs = figures.errors if figures is not None else {}
         game_of: dict[int, int] = {}
         base_game = len(self.games)
         for gi, g in enumerate(match.games):
@@ -313,7 +403,8 @@ class _Page:
                                st.on_roll, f"{st.dice[0]}{st.dice[1]}" if st.dice != (0, 0) else "",
                                st.cube, -1 if st.cube_owner is None else st.cube_owner,
                                1 if st.double_offered else 0, last_player, steps, frag, a.line,
-                               a.column, [], a.player, a.move_number])
+                               a.column, [], a.player, a.move_number,
+                               self.analysis_entry(a, costs) if costs else -1])
             snap_of_action[id(a)] = base + i
             if base + i == 0:
                 self.first.append((s, {"last_play": prev.steps if last_player >= 0 else None,
@@ -355,8 +446,57 @@ class _Page:
                 f'<li class="diag {_e(d.severity)}"><span class="badge {_e(d.severity)}">'
                 f'{_e(d.code)}</span> {_e(multi)}{link}: {_e(_diag_text(d))}</li>')
         self.matches.append({"names": list(names), "length": match.length, "prefix": prefix})
-        self.sections.append(self.match_section(k, match, report, names, snap_of_action,
-                                                diags_of_action, game_diags, match_diags))
+        section = self.match_section(k, match, report, names, snap_of_action, diags_of_action,
+                                     game_diags, match_diags)
+        if figures is not None:   # the players' figures open the match, after its result
+            at = section.index("\n", section.index('<p class="final">'))
+            section = section[:at] + "\n" + _figures_table(figures, names) + section[at:]
+        self.sections.append(section)
+
+    def analysis_entry(self, a: Any, costs: Mapping[int, list]) -> int:
+        """The index in :attr:`analyses` of what the record's analysis says
+        of action ``a`` (-1: nothing): the program's candidates and the play
+        made, the cube equities and what was done, each with what it cost as
+        the figures count it, and the luck of the roll."""
+        d = decisions_of(a) if getattr(a, "analysis", None) is not None else None
+        if not d:
+            return -1
+        cost = {e.kind: e for e in costs.get(id(a), ())}
+        entry: dict[str, Any] = {"who": a.player, "prog": d.program}
+        worst: tuple[str, float] | None = None
+        c = d.checker
+        if c is not None:
+            e = cost.get("checker")
+            ranked = list(enumerate(c.candidates))
+            shown = ranked[:_CANDIDATES_SHOWN]
+            if c.played is not None and c.played >= _CANDIDATES_SHOWN:
+                shown.append(ranked[c.played])
+            entry["c"] = [[i + 1, x.play, _num(x.equity)] for i, x in shown]
+            entry["n"] = len(c.candidates)
+            entry["p"] = None if c.played is None else c.played + 1
+            entry["e"] = _num(e.error if e is not None else c.equity_loss)
+            entry["m"] = e.mark if e is not None else c.mark
+            entry["f"] = bool(c.forced)
+            entry["depth"] = c.depth.text if c.depth is not None else ""
+            if entry["m"]:
+                worst = (entry["m"], entry["e"] or 0.0)
+        cube = d.cube
+        if cube is not None:
+            kind = next((k for k in ("no double", "double", "take", "pass") if k in cost), None)
+            e = cost.get(kind) if kind else None
+            entry["cube"] = {"nd": _num(cube.no_double), "dt": _num(cube.double_take),
+                             "dp": _num(cube.double_pass), "u": cube.unit,
+                             "did": kind, "e": _num(e.error) if e is not None else None,
+                             "m": e.mark if e is not None else None,
+                             "depth": cube.depth.text if cube.depth is not None else ""}
+            if e is not None and e.mark and (worst is None or e.error > worst[1]):
+                worst = (e.mark, e.error)
+        if d.luck is not None:
+            entry["luck"] = _num(d.luck.value)
+        if worst is not None:
+            self.marks[id(a)] = worst
+        self.analyses.append(entry)
+        return len(self.analyses) - 1
 
     def match_section(self, k: int, match: m.Match, report: Any, names: Sequence[str],
                       snap_of_action: Mapping[int, int], diags_of_action: Mapping[int, list],
@@ -434,7 +574,14 @@ class _Page:
             out = f'<span class="act {kind} noboard" title="{not_replayed}">{text}</span>'
         else:
             frag = self.snaps[i][12]
-            out = f'<a class="act {kind}" href="#{_e(frag)}" data-s="{i}" data-frag="{_e(frag)}">{text}</a>'
+            marked = self.marks.get(id(a))
+            extra = title = ""
+            if marked is not None:
+                extra = " mark-" + marked[0].replace(" ", "-")
+                title = ' title="' + _e(_("{mark}: lost {error}").format(
+                    mark=_mark_word(marked[0]), error=f"{marked[1]:.3f}")) + '"'
+            out = (f'<a class="act {kind}{extra}" href="#{_e(frag)}" data-s="{i}" '
+                   f'data-frag="{_e(frag)}"{title}>{text}</a>')
         for d in diags_of_action.get(id(a), []):
             out += (f' <span class="badge {_e(d.severity)}" title="{_e(d.code)}: '
                     f'{_e(_diag_text(d))}">{_e(d.code)}</span>')
@@ -498,7 +645,7 @@ def replay_page(matches_with_reports: Iterable[Any], *, path: str, bottom: int =
     data = {"fields": {f: i for i, f in enumerate(FIELDS)}, "layout": Layout().to_json(),
             "colours": {**DEFAULT_COLOURS, **(colours or {})}, "bottom": bottom,
             "matches": page.matches, "games": page.games, "snaps": page.snaps,
-            "diags": page.diags, "words": _script_words()}
+            "diags": page.diags, "analyses": page.analyses, "words": _script_words()}
     n = len(page.snaps)
     count = sum(len(mt.games) for mt in (it[0] if isinstance(it, tuple) else it for it in items))
     summary = ", ".join([
@@ -639,6 +786,23 @@ a.act:hover{background:#f1e6cd;text-decoration:underline}
 a.act.cube{color:#6a3d9a;font-weight:600}a.act.result{font-weight:700}
 a.act.current{background:var(--hl);outline:2px solid #c9a400}
 .noboard{color:var(--muted)}
+a.act.mark-doubtful{background:#fff1b8}a.act.mark-bad{background:#ffd2a6}
+a.act.mark-very-bad{background:#ffb3b3;font-weight:600}
+.analysis{margin:.4rem 0;padding:.3rem .5rem;border:1px solid var(--line);border-radius:.3rem;
+font-size:.9rem}
+.analysis h2{font-size:.95rem;margin:.1rem 0 .3rem}
+.analysis table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+.analysis th,.analysis td{padding:.05rem .3rem;text-align:left;border-bottom:1px solid var(--line)}
+.analysis td.num,.analysis th.num{text-align:right;white-space:nowrap}
+.analysis tr.played{font-weight:700;background:#eef4ff}
+.analysis .verdict{margin:.3rem 0 .1rem}
+.analysis .doubtful{color:#8a6d00}.analysis .bad{color:#b35300}.analysis .very-bad{color:var(--err)}
+table.figures{border-collapse:collapse;margin:.4rem 0;font-size:.88rem;
+font-variant-numeric:tabular-nums}
+table.figures caption{text-align:left;font-weight:600;margin-bottom:.15rem}
+table.figures th,table.figures td{border-bottom:1px solid var(--line);padding:.08rem .4rem;
+text-align:left}
+table.figures td{text-align:right;white-space:nowrap}
 .all-diags{padding:0 .6rem 1rem}.all-diags h2{font-size:1.1rem}
 .match.inactive{display:none}
 table.report{border-collapse:collapse;width:100%;font-size:.92rem}
@@ -826,6 +990,61 @@ function draw(i) {
   svg.setAttribute("data-match-id", s[F.mid]);
 }
 function text(id, t) { var e = $(id); if (e) e.textContent = t; }
+function html(tag, parent, t, cls) {
+  var e = document.createElement(tag);
+  if (t !== undefined && t !== null) e.textContent = t;
+  if (cls) e.className = cls;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function eq(x) { return x === null || x === undefined ? "" : (x >= 0 ? "+" : "") + x.toFixed(3); }
+function markClass(mk) { return mk ? mk.replace(" ", "-") : ""; }
+function markWord(mk) { return mk ? W[{"doubtful": "doubtful", "bad": "bad", "very bad": "veryBad"}[mk]] : ""; }
+function analysis(k, name) {
+  var box = $("analysis");
+  if (!box) return;
+  while (box.firstChild) box.removeChild(box.firstChild);
+  var a = k >= 0 ? D.analyses[k] : null;
+  box.hidden = !a;
+  box.removeAttribute("data-played");
+  if (!a) return;
+  var depth = a.c ? a.depth : (a.cube ? a.cube.depth : "");
+  html("h2", box, fmt(W.analysisOf, {program: a.prog, depth: depth || "?"}));
+  if (a.cube) {
+    var c = a.cube, t = html("table", box, null, "cube-analysis"), row;
+    [[W.noDouble, c.nd], [W.doubleTake, c.dt], [W.doublePass, c.dp]].forEach(function (r) {
+      row = html("tr", t);
+      html("th", row, r[0]);
+      html("td", row, r[1] === null ? "" : eq(r[1]) + (c.u === "mwc" ? " MWC" : ""), "num");
+    });
+    if (c.did) {
+      var v = html("p", box, fmt(W.cubeDone, {name: name, action: W.did[c.did] || c.did,
+        error: c.e === null ? "?" : c.e.toFixed(3)}), "verdict cube-verdict " + markClass(c.m));
+      if (c.m) v.textContent += " (" + markWord(c.m) + ")";
+    }
+  }
+  if (a.c) {
+    if (a.f) html("p", box, W.forced, "verdict");
+    var tb = html("table", box, null, "candidates"), hr = html("tr", html("thead", tb));
+    [W.rank, W.play, W.equity, W.diff].forEach(function (w, i) { html("th", hr, w, i === 1 ? "" : "num"); });
+    var body = html("tbody", tb), best = a.c.length ? a.c[0][2] : 0;
+    a.c.forEach(function (r) {
+      var tr = html("tr", body, null, r[0] === a.p ? "played" : "");
+      tr.setAttribute("data-rank", r[0]);
+      html("td", tr, String(r[0]), "num");
+      html("td", tr, r[1]);
+      html("td", tr, eq(r[2]), "num");
+      html("td", tr, r[0] === 1 ? "" : (r[2] - best).toFixed(3), "num");
+    });
+    var words = a.p === null ? fmt(W.notListed, {name: name})
+      : (a.p === 1 ? fmt(W.playedBest, {name: name})
+      : fmt(W.played, {name: name, rank: a.p, error: a.e === null ? "?" : a.e.toFixed(3)}));
+    var p = html("p", box, words, "verdict checker-verdict " + markClass(a.m));
+    if (a.m) p.textContent += " (" + markWord(a.m) + ")";
+    if (a.p !== null) box.setAttribute("data-played", a.p);
+  }
+  if (a.luck !== undefined && a.luck !== null) html("p", box, fmt(W.luck, {luck: eq(a.luck)}), "luck");
+}
 function gameStart(i) { var g = S[i][F.game]; while (i > 0 && S[i - 1][F.game] === g) i--; return i; }
 var revealing = false, hashTimer = null;
 function reveal() {
@@ -884,6 +1103,7 @@ function show(i, keepHash) {
     here.appendChild(ul);
   }
   here.hidden = !list.length;
+  analysis(s[F.analysis], m.names[s[F.actor]]);
   document.body.setAttribute("data-index", i);
   document.body.setAttribute("data-frag", s[F.frag]);
   $("b-first").disabled = $("b-prev").disabled = i === 0;
@@ -993,6 +1213,7 @@ _PAGE = """<!DOCTYPE html>
 <dt>XGID</dt><dd><code id="xgid">{xgid}</code></dd>
 </dl>
 <div class="here" id="here" aria-live="polite" hidden></div>
+<section class="analysis" id="analysis" aria-live="polite" hidden></section>
 <noscript><p>{w_noscript}</p></noscript>
 </div>
 <div class="moves-pane" id="moves">

@@ -254,12 +254,14 @@ def run_partition(job: Job, part: Partition) -> PartResult:
     out.makedirs("matches")
     out.makedirs("games")
     out.makedirs("actions")
+    out.makedirs("decisions")
     name = part_name(part.index, job.to)
     writer_cls = WRITERS[job.to]
     with out.open("matches", name) as fm, out.open("games", name) as fg, \
-            out.open("actions", name) as fa:
+            out.open("actions", name) as fa, out.open("decisions", name) as fd:
         writers = {"matches": writer_cls(fm, "matches"), "games": writer_cls(fg, "games"),
-                   "actions": writer_cls(fa, "actions")}
+                   "actions": writer_cls(fa, "actions"),
+                   "decisions": writer_cls(fd, "decisions")}
         for label, source, problem in _sources(part.items, job):
             result.files += 1
             if problem is not None:
@@ -285,6 +287,7 @@ def _export_source(source, label, writers, result, input_error_diagnostic,
             writers["matches"].add([rows.match])
             writers["games"].add(rows.games)
             writers["actions"].add(rows.actions)
+            writers["decisions"].add(rows.decisions)
             result.matches += 1
             result.games += len(rows.games)
             result.actions += len(rows.actions)

@@ -1,5 +1,6 @@
-"""The rows of one match in the three tables (:mod:`.schema`): one row in
-``matches``, one per game in ``games``, one per action in ``actions``.
+"""The rows of one match in the four tables (:mod:`.schema`): one row in
+``matches``, one per game in ``games``, one per action in ``actions``, one
+per analysed decision in ``decisions``.
 
 Everything comes from the match as read and its replay
 (:func:`gamao_cli.replay.replay.validate_match` with ``keep_records``):
@@ -26,11 +27,14 @@ from collections.abc import Mapping
 
 import datetime as _dt
 import hashlib
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from gamao_cli import model as m
+from gamao_cli.analysis.decisions import CheckerDecision, decisions_of
+from gamao_cli.analysis.figures import match_figures
 from gamao_cli.errors import GamaoError
 from gamao_cli.model.notation import format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
@@ -53,6 +57,7 @@ class MatchRows:
     match: Row
     games: list[Row] = field(default_factory=list)
     actions: list[Row] = field(default_factory=list)
+    decisions: list[Row] = field(default_factory=list)
 
 
 def canonical_text(match: m.Match, report: MatchReport) -> str:
@@ -255,6 +260,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     players = match.players
     rows = MatchRows(match={})
     actions = rows.actions
+    analysed: list[tuple[m.Game, int, m.ActionType, Row]] = []
     for gi, (game, result) in enumerate(zip(match.games, report.games)):
         records = {id(r.action): r for r in result.records}
         s0, s1 = result.score_before
@@ -311,6 +317,8 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             row["codes"] = _codes(diags)
             row.update(_analysis(a) if hasattr(a, "analysis") else _NO_ANALYSIS)
             actions.append(row)
+            if getattr(a, "analysis", None) is not None:
+                analysed.append((game, seq, a, row))
         in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
         rows.games.append({
             "match_id": mid, "path": path, "index_in_file": index, "game": game.number, "score0": s0, "score1": s1,
@@ -322,6 +330,8 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             "warnings": sum(d.severity == "warning" for d in in_game),
             "codes": _codes(where.on_game.get(gi, [])),
         })
+    if analysed:
+        rows.decisions = decision_rows(match, analysed)
     rows.match = {
         "match_id": mid, "path": path, "index_in_file": index, "format": fmt,
         "player0": players[0], "player1": players[1], "length": match.length,
@@ -338,6 +348,96 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
         "codes": _codes(where.on_match),
     }
     return rows
+
+
+def _finite(x: float | None) -> float | None:
+    """A figure as the tables hold it: NaN and infinities (a damaged
+    analysis) are null."""
+    return x if x is None or math.isfinite(x) else None
+
+
+def _candidates(checker: CheckerDecision) -> list[Row]:
+    out = []
+    for c in checker.candidates:
+        p = c.probabilities
+        chances = (None,) * 5 if p is None else (p.win, p.win_gammon, p.win_backgammon,
+                                                p.lose_gammon, p.lose_backgammon)
+        out.append({"play": c.play, "equity": _finite(c.equity),
+                    **{name: _finite(v) for name, v in zip(_CHANCES, chances)},
+                    "depth": c.depth.text if c.depth is not None else None})
+    return out
+
+
+_CHANCES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+_CUBE_KINDS = ("no double", "double", "take", "pass")
+
+
+def decision_rows(match: m.Match, analysed: list[tuple[m.Game, int, m.ActionType, Row]]
+                  ) -> list[Row]:
+    """The ``decisions`` rows of the actions in ``analysed`` (each with its
+    game, its ``seq`` and its ``actions`` row): the decisions the record's
+    analysis holds (:func:`~gamao_cli.analysis.decisions.decisions_of`),
+    each with what it cost as :func:`~gamao_cli.analysis.figures.match_figures`
+    counts it."""
+    costs = match_figures(match).errors
+    out: list[Row] = []
+    for game, seq, a, arow in analysed:
+        d = decisions_of(a)
+        if d is None or not d:
+            continue
+        cost_of = {e.kind: e for e in costs.get(id(a), ())}
+        base = {"match_id": arow["match_id"], "path": arow["path"],
+                "index_in_file": arow["index_in_file"], "game": game.number, "seq": seq,
+                "move_number": a.move_number, "program": d.program or None}
+        ids = {"position_id": arow["position_id"], "match_id_gnubg": arow["match_id_gnubg"],
+               "xgid": arow["xgid"]}
+        cube = d.cube
+        if cube is not None:
+            kind = next((k for k in _CUBE_KINDS if k in cost_of), None)
+            if kind is None:    # not a decision the figures count (no cube to turn)
+                kind = "double" if cube.doubled and cube.answer is None else \
+                    {"take": "take", "beaver": "take", "pass": "pass"}.get(cube.answer or "",
+                                                                          "no double")
+            e = cost_of.get(kind)
+            player = e.player if e is not None else (
+                a.player if kind in ("take", "pass") else cube.player)
+            out.append({**base, "player": player, "kind": kind.replace(" ", "_"),
+                        "depth": cube.depth.text if cube.depth is not None else None,
+                        "die1": None, "die2": None, "candidates": [], "played_rank": None,
+                        "forced": None,
+                        "equity_loss": _finite(e.error) if e is not None else None,
+                        "equity_loss_mwc": _finite(e.error_mwc) if e is not None else None,
+                        "counted": bool(e is not None and e.counted),
+                        "mark": cube.answer_mark if kind in ("take", "pass") else cube.mark,
+                        "no_double": _finite(cube.no_double),
+                        "double_take": _finite(cube.double_take),
+                        "double_pass": _finite(cube.double_pass), "cube_unit": cube.unit,
+                        "luck": None, "luck_mark": None, **ids})
+        checker, luck = d.checker, d.luck
+        if checker is None and luck is None:
+            continue
+        e = cost_of.get("checker")
+        dice = checker.dice if checker is not None else getattr(a, "dice", None)
+        row = {**base, "player": checker.player if checker is not None else luck.player,
+               "kind": "checker" if checker is not None else "roll",
+               "depth": None, "die1": max(dice) if dice else None,
+               "die2": min(dice) if dice else None, "candidates": [], "played_rank": None,
+               "forced": None, "equity_loss": None, "equity_loss_mwc": None, "counted": False,
+               "mark": None, "no_double": None, "double_take": None, "double_pass": None,
+               "cube_unit": None, "luck": _finite(luck.value) if luck is not None else None,
+               "luck_mark": luck.mark if luck is not None else None, **ids}
+        if checker is not None:
+            row.update({
+                "depth": checker.depth.text if checker.depth is not None else None,
+                "candidates": _candidates(checker),
+                "played_rank": None if checker.played is None else checker.played + 1,
+                "forced": checker.forced,
+                "equity_loss": _finite(e.error) if e is not None else
+                _finite(checker.equity_loss),
+                "equity_loss_mwc": _finite(e.error_mwc) if e is not None else None,
+                "counted": bool(e is not None and e.counted), "mark": checker.mark})
+        out.append(row)
+    return out
 
 
 def _first_index(match: m.Match, game: m.Game) -> int:

@@ -1,12 +1,15 @@
-"""The typed schema of the three tables ``gamao export`` writes: ``matches``,
-``games`` and ``actions``. One list of columns per table, in order, each
+"""The typed schema of the four tables ``gamao export`` writes: ``matches``,
+``games``, ``actions`` and ``decisions`` (the analysis the records carry). One list of columns per table, in order, each
 with its type, whether it may be null, and what it holds; the Parquet,
 CSV and JSON-lines writers all take their columns from here, so every output
 form has the same columns in the same order (``docs/tables.md`` documents
 them, and a test keeps that page equal to this table).
 
 Types: ``string``, ``bool``, ``int8``, ``int16``, ``int32``, ``int64``,
-``float64`` and ``date`` (a calendar day, ``YYYY-MM-DD`` in CSV and JSON).
+``float64``, ``date`` (a calendar day, ``YYYY-MM-DD`` in CSV and JSON) and
+``list<candidate>`` (a list of :data:`CANDIDATE_FIELDS` records: a Parquet
+list of structs, a JSON array of objects in JSON lines, that array's JSON
+text in CSV).
 
 >>> [c.name for c in MATCHES][:4]
 ['match_id', 'path', 'index_in_file', 'format']
@@ -22,7 +25,21 @@ from dataclasses import dataclass
 #: within a version.
 TABLES_VERSION = 1
 
-TYPES = ("string", "bool", "int8", "int16", "int32", "int64", "float64", "date")
+TYPES = ("string", "bool", "int8", "int16", "int32", "int64", "float64", "date",
+         "list<candidate>")
+
+#: The fields of one ``candidate`` of a ``list<candidate>`` column (the plays
+#: an analysing program lists for a roll, best first): name, type, what it is.
+CANDIDATE_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("play", "string", "the play in gamao's notation (`24/18 13/11`)"),
+    ("equity", "float64", "the program's equity for it (EMG, normalised to a 1-cube)"),
+    ("win", "float64", "the mover's chance to win (null: not stated)"),
+    ("win_gammon", "float64", "to win a gammon or backgammon"),
+    ("win_backgammon", "float64", "to win a backgammon"),
+    ("lose_gammon", "float64", "to lose a gammon or backgammon"),
+    ("lose_backgammon", "float64", "to lose a backgammon"),
+    ("depth", "string", "how the program evaluated it, as it says (`0-ply`, `rollout`)"),
+)
 
 
 @dataclass(frozen=True)
@@ -155,7 +172,59 @@ ACTIONS: tuple[Column, ...] = (
     _c("codes", "string", "codes of the diagnostics on this action, space-separated; null: none"),
 ) + ANALYSIS
 
-TABLES: dict[str, tuple[Column, ...]] = {"matches": MATCHES, "games": GAMES, "actions": ACTIONS}
+#: One row a decision the record's analysis judges (empty for a record
+#: without analysis). Every figure is the analysing program's or gamao's
+#: figures' (:mod:`gamao_cli.analysis.figures`, defined in
+#: ``docs/analysis.md``): nothing is computed here.
+DECISIONS: tuple[Column, ...] = (
+    _c("match_id", "string", "the match (`matches.match_id`)", False),
+    *COPY,
+    _c("game", "int32", "the game's number", False),
+    _c("seq", "int32", "the action the decision is on (`actions.seq`): a roll carries the cube "
+                       "decision made before it and the checker decision of its play; a double, "
+                       "take or drop its own cube decision", False),
+    _c("move_number", "int32", "the move number as the record numbers it"),
+    _c("player", "int8", "who decides: 0 (left) or 1 (right); for a take or pass, the one "
+                         "answering", False),
+    _c("kind", "string", "`checker` (a play), `no_double` (a cube decision where the player did "
+                         "not double), `double`, `take`, `pass`, or `roll` (a roll with no "
+                         "checker decision, a dance: its luck only)", False),
+    _c("program", "string", "the analysing program (`GNU Backgammon`, `eXtreme Gammon`...)"),
+    _c("depth", "string", "how the program evaluated the decision, as it says (`0-ply`, "
+                          "`XG level 3`, `rollout`)"),
+    _c("die1", "int8", "the higher die of the roll (checker and roll rows)"),
+    _c("die2", "int8", "the lower die"),
+    _c("candidates", "list<candidate>", "checker: the plays the program lists, best first "
+                                        "(empty: a cube row)", False),
+    _c("played_rank", "int16", "checker: the rank of the play made in `candidates` (1 = the "
+                               "program's best); null: not among them"),
+    _c("forced", "bool", "checker: the roll left no choice (counted in no error rate)"),
+    _c("equity_loss", "float64", "what the decision lost, EMG (>= 0; 0 = the best), as the "
+                                 "figures count it: the program's own figure where it states "
+                                 "one; null: a roll row"),
+    _c("equity_loss_mwc", "float64", "what it lost in match winning chances (a fraction, "
+                                     ">= 0; null for money and roll rows)"),
+    _c("counted", "bool", "it is one of the decisions eXtreme Gammon's PR counts: PR = 500 x "
+                          "avg(equity_loss) over them (docs/analysis.md)", False),
+    _c("mark", "string", "the program's skill mark: `doubtful`, `bad`, `very bad`; null: none"),
+    _c("no_double", "float64", "cube: the equity of no double, for the player who may double, as "
+                               "the program states it (in `cube_unit`)"),
+    _c("double_take", "float64", "cube: the equity of double, take"),
+    _c("double_pass", "float64", "cube: the equity of double, pass (null: the program leaves it "
+                                 "to the match equity table)"),
+    _c("cube_unit", "string", "cube: `emg` (normalised equity) or `mwc` (match winning chances)"),
+    _c("luck", "float64", "checker and roll rows: the luck of the roll for the player who "
+                          "rolled, EMG (positive: lucky)"),
+    _c("luck_mark", "string", "the program's luck mark: `very lucky`, `lucky`, `unlucky`, "
+                              "`very unlucky`; null: none"),
+    _c("position_id", "string", "GNU Backgammon's Position ID before the action (as in "
+                                "`actions`)"),
+    _c("match_id_gnubg", "string", "GNU Backgammon's Match ID before the action"),
+    _c("xgid", "string", "the XGID before the action"),
+)
+
+TABLES: dict[str, tuple[Column, ...]] = {"matches": MATCHES, "games": GAMES, "actions": ACTIONS,
+                                         "decisions": DECISIONS}
 
 
 def names(table: str) -> list[str]:

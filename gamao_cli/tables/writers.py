@@ -28,7 +28,7 @@ import datetime as _dt
 import json
 from typing import IO, Any, Iterable
 
-from .schema import TABLES, TABLES_VERSION
+from .schema import CANDIDATE_FIELDS, TABLES, TABLES_VERSION
 
 #: Rows a writer holds before writing them out (a Parquet row group).
 BATCH_ROWS = 16 * 1024
@@ -54,6 +54,8 @@ def arrow_schema(table: str):
     types = {"string": pa.string(), "bool": pa.bool_(), "int8": pa.int8(), "int16": pa.int16(),
              "int32": pa.int32(), "int64": pa.int64(), "float64": pa.float64(),
              "date": pa.date32()}
+    types["list<candidate>"] = pa.list_(pa.struct(
+        [pa.field(name, types[t]) for name, t, _doc in CANDIDATE_FIELDS]))
     fields = [pa.field(c.name, types[c.type], nullable=c.nullable,
                        metadata={"doc": c.doc}) for c in TABLES[table]]
     return pa.schema(fields, metadata={"gamao.table": table,
@@ -120,6 +122,8 @@ def _csv_field(v: Any) -> str:
         return v.isoformat()
     if isinstance(v, float):
         return repr(v)
+    if isinstance(v, list):   # a list<candidate>: its JSON text
+        return _csv_field(json.dumps(v, ensure_ascii=False, allow_nan=False))
     return str(v)
 
 
