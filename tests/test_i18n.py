@@ -494,7 +494,9 @@ EXAMPLES_OF = {
     "GM405": lambda tmp: _validated(_one_game(_OPEN + "      Wins 4 points\n")),
     "GM406": lambda tmp: _validated(_one_game(_OPEN + "  2)  Doubles => 2                Drops\n"
                                              "                                  Wins 1 point\n")),
-    "GM408": _corpus("bulk/lasse/match1495872.txt"),
+    # a single game of Backgammon Galaxy's "16 point match" (its money play):
+    # a gammon with the cube at 1, written as 1 point
+    "GM408": _corpus("bulk/lasse/match8239468.txt"),
     "GM409": lambda tmp: _validated(_one_game("  1) 31: 8/5 6/5                 61: ????\n"
                                              "      Wins 5 points\n")),
     "GM410": lambda tmp: _validated(_G1),

@@ -715,13 +715,17 @@ class _GameReplay:
                 return
             if a.points == expected:
                 return
+            # A match has no Jacoby rule: a game that decides it, written for
+            # the points the winner needed, is capped (GM411) before it is
+            # read as a gammon counted single (GM408), even when the two agree
+            # (at 6-6 in a 7-point match a gammon with the cube at 1 needs 1).
+            if self.capped(a, expected, winner):
+                return
             if (outcome is not DROP and mult > 1 and not turned
                     and v.rules.jacoby is None and a.points == cube):
                 self.report("GM408", f"GM408.{outcome}", action, a)
                 result.points = a.points
                 result.ended = SINGLE
-                return
-            if self.capped(a, expected, winner):
                 return
             self.report("GM401", f"GM401.{outcome}" + ("-one" if expected == 1 else ""),
                         {**action, "points": expected}, a)
