@@ -458,6 +458,11 @@ EXAMPLES_OF = {
     "GM112": _dialect("GM112"),
     "GM218": _dialect("GM218"),
     "GM413": _dialect("GM413"),
+    "GM125": lambda tmp: _validated(_one_game("; Set Pos=-b----E-C---eE---c-e----B-/0\n" + _OPEN)),
+    "GM219": lambda tmp: [d for mt in formats.parse_text(
+        "(;FF[4]GM[6]MI[length:5][game:0][ws:0][bs:0]PW[Ann]PB[Bob];W[31hefe];PL[B]AE[a:y]"
+        "AW" + "[f]" * 16 + "AB" + "[s]" * 15 + ";B[61mgho])", "x.sgf")
+        for d in validate_match(mt).diagnostics],
     "GM201": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "44: 13/9 24/23")),
     "GM202": lambda tmp: _validated(_base(9, "63: 25/22 13/7", "63: 25/22 13/8")),
     "GM203": lambda tmp: _validated(_base(7, "53: 24/21 21/16*", "53: 24/19 24/21")),
