@@ -47,6 +47,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM004", "input", ERROR, "the file cannot be read"),
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
     _c("GM006", "input", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
+    _c("GM030", "input", INFO, "a file another program rewrote, read where its own program "
+                               "keeps the data"),
     _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     _c("GM008", "input", ERROR, "gamao itself failed on this file (an internal error: a bug in "
                                 "gamao, to report with the file)"),
@@ -363,7 +365,19 @@ READER_MESSAGES: dict[str, str] = {
                                "{record}-byte archive record after the header",
     "GM006.xg-archive-sizes": "the archive record gives a registry of {registry} and data of "
                               "{data} bytes, but only {room} bytes lie between the header and "
-                              "the record (cut short, or not an archive)",
+                              "the record: this is not the archive record eXtreme Gammon writes "
+                              "(the file's last {record} bytes), so the file is cut short or "
+                              "another program rewrote it, and no game data follows the "
+                              "thumbnail (byte {start}) either; open it in eXtreme Gammon and "
+                              "save it again, or export the match from there as a match file",
+    "GM030.xg-archive": "the archive record at the end of this eXtreme Gammon file is not the "
+                        "one XG writes (it gives a registry of {registry} and data of {data} "
+                        "bytes): the file was cut short or another program rewrote its "
+                        "archive; gamao read the "
+                        "game data where XG puts it, right after the thumbnail (byte {offset}, "
+                        "{size} compressed bytes, {records} records), with no checksum to "
+                        "check it by; the file's other archived parts (comments, analysis "
+                        "index) are not read",
     "GM006.xg-file-count": "the archive record says the archive holds {count} files (an XG file "
                            "holds 1 to 4)",
     "GM006.xg-registry-flag": "the archive record's compressed-registry flag is {flag} (expected "

@@ -367,6 +367,18 @@ def _xg_stated(tmp):
     return validate_match(match).diagnostics
 
 
+def _xg_rewritten(tmp):
+    """An eXtreme Gammon file whose archive record another program dropped
+    (GM030): built from the shared sample, read from its game data."""
+    from gamao_cli.formats.xg.container import read_container
+    path = (CORPUS.parent / "corpus2" / "xg"
+            / "kevung__gbf__data__charlot1-charlot2_7p_2025-11-08-2305.xg")
+    if not path.is_file():
+        pytest.skip(f"needs the shared XG sample ({path})")
+    data = path.read_bytes()
+    return _checked(_file(tmp, "r.xg", data[:read_container(data).registry_offset]))
+
+
 def _json_of(text: str) -> bytes:
     """A record as gamao's JSON (which the test then breaks)."""
     data = formats.get("json").write(read_matches(text, "m.mat")).text.encode("utf-8")
@@ -440,6 +452,7 @@ EXAMPLES_OF = {
     "GM005": lambda tmp: _validated(_one_game(_OPEN, tags='; [Variation "Tavla"]')),
     "GM006": lambda tmp: _checked(_file(tmp, "a.xg", b"RGMH" + b"\x00" * 40)),
     "GM008": _internal,
+    "GM030": _xg_rewritten,
     "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
         b'"length": 5', b'"length": "five"'))),
     "GM101": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "47: 13/9 24/23")),

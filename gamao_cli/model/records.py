@@ -450,8 +450,26 @@ class Tag:
 
 
 @dataclass(slots=True)
+class ReaderNote:
+    """What a reader noticed about the file itself and read its own way (a
+    producer's quirk, a file another program rewrote): the replay says it
+    as a diagnostic of ``code`` (an info) with the message ``key`` and its
+    ``fields``, at ``line``/``column`` (None for a binary file: its byte
+    offset is in the fields)."""
+
+    code: str
+    key: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(slots=True)
 class Match:
-    """One match (or money session, ``length == 0``) as a record states it."""
+    """One match (or money session, ``length == 0``) as a record states it.
+
+    ``notes``: what the reader noticed about the file (:class:`ReaderNote`),
+    said when the match is validated; no part of equality."""
 
     length: int
     games: list[Game] = field(default_factory=list)
@@ -460,6 +478,7 @@ class Match:
     path: str = field(default="", compare=False)
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
+    notes: list[ReaderNote] = field(default_factory=list, compare=False)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of a tag, matched case- and space-insensitively."""

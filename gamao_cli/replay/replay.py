@@ -904,6 +904,9 @@ class _MatchValidator:
             self.diagnostic("GM005", "GM005", {"name": exc.name, "known": ", ".join(exc.known)},
                             match)
             return rep
+        for note in match.notes:   # what the reader noticed about the file
+            self.add(Diagnostic(note.code, key=note.key, fields=dict(note.fields),
+                                line=note.line, column=note.column))
         start = board.start_position(self.rules.variant)
         length = match.length
         crawford_done = False

@@ -71,3 +71,62 @@ def test_a_gammon_deciding_the_match_at_6_6_is_a_gammon_not_the_jacoby_rule():
     [game] = report.games
     assert (game.winner, game.ended, game.points, game.cube) == (0, Outcome.GAMMON, 2, 1)
     assert report.winner == 0 and report.final_score[0] >= 7
+
+
+# -- a file whose archive directory another program rewrote -------------------------
+
+from test_xg import MATCHES   # noqa: E402  (the real matches of the samples)
+
+
+def _without_directory(data: bytes) -> bytes:
+    """The file as a program that keeps XG's archived streams but drops
+    XG's registry and archive record writes it: the last 36 bytes are then
+    compressed bytes, read as sizes that fit nothing."""
+    box = read_container(data)
+    return data[:box.registry_offset]
+
+
+def _own_directory(data: bytes) -> bytes:
+    """The file as a program that writes its own directory in place of
+    XG's: a tag, then a name, offset and size for each stream (its own
+    layout, 40 bytes an entry), at the end of the file."""
+    box = read_container(data)
+    own = b"GVDR" + b"".join(e.name.encode().ljust(32, b"\0") + struct.pack("<ii", e.offset,
+                                                                           e.compressed_size)
+                             for e in box.entries)
+    return data[:box.registry_offset] + own
+
+
+@pytest.mark.parametrize("rewrite", [_without_directory, _own_directory])
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_a_rewritten_archive_is_read_from_the_game_data_after_the_thumbnail(name, rewrite):
+    data = sample(name)
+    whole = read_xg(data, name)
+    rewritten = rewrite(data)
+    start = read_container(data).entry("temp.xg").offset
+    assert start == read_container(data).archive_offset   # the game data comes first
+    matches = read_xg(rewritten, name)
+    assert matches == whole
+    [note] = matches[0].notes
+    assert (note.code, note.fields["offset"], note.fields["records"]) == (
+        "GM030", start, len(read_container(data).streams["temp.xg"]) // R)
+    report = validate_match(matches[0])
+    [info] = [d for d in report.diagnostics if d.code == "GM030"]
+    assert info.severity == "info"
+    assert f"registry of {note.fields['registry']}" in info.message
+    assert f"byte {start}" in info.message and "thumbnail" in info.message
+    before = validate_match(whole[0])
+    assert sorted(d.key for d in report.diagnostics if d.code != "GM030") == \
+        sorted(d.key for d in before.diagnostics)
+
+
+def test_a_rewritten_archive_with_no_game_data_after_the_thumbnail_says_what_to_do():
+    from gamao_cli.errors import DamagedFile
+    data = bytearray(_without_directory(sample(CHARLOT)))
+    start = read_container(sample(CHARLOT)).archive_offset
+    data[start:start + 2] = b"\0\0"                        # no zlib stream there
+    with pytest.raises(DamagedFile) as err:
+        read_xg(bytes(data), "x.xg")
+    message = err.value.message
+    assert "another program rewrote it" in message and "save it again" in message
+    assert err.value.offset == len(data) - 36
