@@ -47,15 +47,18 @@ Backgammon's own ``.mat`` and ``.sgf`` exports of the same matches):
   ``"move N W: text"`` (``N``: the action's move number in the match-file
   layout, the number diagnostics print; ``W``/``B``: the mover), a comment
   of a node without an action joined to the action before it.
-- Setup nodes (``AE``/``AW``/``AB``/``PL``/``CV``/``CP``/``DI``) are accepted
-  where they change nothing the model cannot say: at the start of a game, a
-  board equal to the start position (or, for the first game, to the start
-  position of another variant, which then becomes the match's
-  ``Variation``); later, a board equal to the replayed one; ``CV``/``CP``
-  equal to the cube as the actions left it; ``PL`` and ``DI`` always (the
-  actions say who rolls what). Anything else raises
-  :class:`~gamao_cli.errors.SyntaxProblem`, as the model cannot hold a
-  set-up position.
+- Setup nodes (``AE``/``AW``/``AB``/``PL``/``CV``/``CP``/``DI``): a board,
+  cube value or owner other than the one the game has there is a
+  :class:`~gamao_cli.model.SetUp` (the game goes on from it), at the start
+  of a game or in its middle, as GNU Backgammon writes one where a match
+  file's ``Illegal play (...)`` cell sets the board. Its player on roll is
+  the one who acts next (gnubg reads the next move's colour so, whatever its
+  ``PL``: after ``import mat`` it writes the illegal play's mover there),
+  else ``PL``, else the player after the last to act. A board equal to the
+  start position of another variant, on the first game's root, sets the
+  match's ``Variation`` instead; ``PL`` and ``DI`` alone say nothing the
+  actions do not. A ``CV`` that is no power of 2, a ``CP`` that is no owner,
+  raise :class:`~gamao_cli.errors.SyntaxProblem`.
 - gamao's private properties (``XT``, ``XC``, ``XR``, ``XA``, ``XS``, ``XE``,
   ``XL``, ``XI``; see the constants below), which :mod:`gamao_cli.formats.sgf.writer`
   writes for what SGF cannot hold, are read back: the file's tags and match
@@ -491,6 +494,7 @@ class _GameReader:
         self.last_action: m.Action | None = None
         self.last_tag = ""
         self.extra_win = False   # a Wins cell came in gamao's XA: RE adds none
+        self.said_on_roll: int | None = None   # the player the last PL names
 
     def error(self, key: str, line: int, column: int, text: str = "",
               **fields: object) -> SyntaxProblem:
@@ -513,6 +517,7 @@ class _GameReader:
     def add(self, action: m.ActionType) -> None:
         self.game.actions.append(action)
         self.last_action = action
+        self.said_on_roll = None   # a PL before this action said who rolls it
         self.last_tag = f"move {action.move_number} {'WB'[action.player]}"
 
     # -- nodes -------------------------------------------------------------
@@ -723,13 +728,13 @@ class _GameReader:
         """The player on roll after the set-up ``node``: the one who acts
         next when a move follows (GNU Backgammon reads the move's own colour
         so, whatever its ``PL``: after ``import mat`` of an ``Illegal play``
-        cell it writes the mover's ``PL``); else its ``PL``; else the
-        player after the last to act."""
+        cell it writes the mover's ``PL``); else the last ``PL`` (of this
+        node or an earlier one, as gnubg writes a position's ``PL`` in a
+        node of its own); else the player after the last to act."""
         if next_player is not None:
             return next_player
-        pl = node.get("PL")
-        if pl is not None and pl.value.strip()[:1].upper() in ("W", "B"):
-            return "WB".index(pl.value.strip()[:1].upper())
+        if self.said_on_roll is not None:
+            return self.said_on_roll
         last = self.last_action
         return 0 if last is None else 1 - last.player
 
@@ -750,6 +755,10 @@ class _GameReader:
         cube_value: int | None = None
         cube_owner: int | None = None
         where: SgfProp | None = None
+        pl = node.get("PL")
+        if pl is not None and pl.value.strip()[:1].upper() in ("W", "B"):
+            # who is on roll, as a PL says (of this node or an earlier one)
+            self.said_on_roll = "WB".index(pl.value.strip()[:1].upper())
         cv = node.get("CV")
         if cv is not None:
             n = _int(cv.value, self.path, (cv.line, cv.column))
