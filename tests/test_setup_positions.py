@@ -132,6 +132,22 @@ def test_renderers_and_tables_take_a_set_up(tmp_path):
     assert row["player"] == 1 and row["legal"] is True
 
 
+def test_the_position_command_shows_the_set_position_before_the_next_play(tmp_path):
+    from click.testing import CliRunner
+    from gamao_cli.cli import main
+    runner = CliRunner()
+    r = runner.invoke(main, ["position", str(GNUBGS), "-g", "1", "-m", "2", "--player", "right"])
+    assert r.exit_code == 0, r.output
+    [after] = [s for s in snapshots(_read(GNUBGS)) if s.game == 1 and s.action.move_number == 2
+               and isinstance(s.action, m.Play)]
+    assert f"Position ID: {after.position_id}" in r.output and "64:" in r.output
+    svg = tmp_path / "b.svg"
+    r = runner.invoke(main, ["position", str(GNUBGS), "-g", "1", "-m", "2", "--player", "right",
+                             "--format", "svg", "-o", str(svg)])
+    assert r.exit_code == 0, r.output
+    assert svg.read_text(encoding="utf-8").startswith("<svg")
+
+
 # -- the replay ----------------------------------------------------------------
 
 HEAD = "(;FF[4]GM[6]MI[length:7][game:0][ws:0][bs:0]PW[Ann]PB[Bob]"
