@@ -132,6 +132,22 @@ def test_renderers_and_tables_take_a_set_up(tmp_path):
     assert row["player"] == 1 and row["legal"] is True
 
 
+def test_the_replay_page_draws_no_arrows_onto_a_set_position():
+    """The page draws the last play's arrows on each position; the
+    position a record sets is reached by no play: none there."""
+    import json
+    from gamao_cli.render.html import FIELDS
+    page = convert([_read(GNUBGS)], "html").text
+    data = json.loads(re.search(r'<script type="application/json" id="gamao-data">(.*?)</script>',
+                                page, re.S).group(1))
+    f = {name: i for i, name in enumerate(FIELDS)}
+    rows = data["snaps"]
+    # game 1: Ann's 31, Bob's 62, the set-up, Bob's 64 (the board set), ...
+    assert rows[2][f["steps"]] != []               # the set-up: after Bob's 62
+    assert rows[3][f["steps"]] == [] and rows[3][f["lastPlayer"]] == -1
+    assert rows[4][f["steps"]] != []               # Ann's double: after Bob's 64
+
+
 def test_the_position_command_shows_the_set_position_before_the_next_play(tmp_path):
     from click.testing import CliRunner
     from gamao_cli.cli import main
