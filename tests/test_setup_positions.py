@@ -40,13 +40,10 @@ def _read(path: Path) -> m.Match:
 
 
 def _ids_after_set_up(match: m.Match) -> list[tuple[int, str]]:
-    """(game, Position ID) before every action that follows a set-up, and
-    before every action of the games after it: what the replay makes of
-    the set position."""
-    out = []
-    for s in snapshots(match):
-        out.append((s.game, s.position_id))
-    return out
+    """(game, Position ID) before every action the replay places, set-ups
+    included: what the replay makes of the record, the set position and
+    everything after it."""
+    return [(s.game, s.position_id) for s in snapshots(match)]
 
 
 def _gnubg(commands: str, cwd: Path) -> str:
