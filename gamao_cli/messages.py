@@ -47,6 +47,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM004", "input", ERROR, "the file cannot be read"),
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
     _c("GM006", "input", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
+    _c("GM030", "input", INFO, "a file another program rewrote, read where its own program "
+                               "keeps the data"),
     _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     _c("GM008", "input", ERROR, "gamao itself failed on this file (an internal error: a bug in "
                                 "gamao, to report with the file)"),
@@ -66,6 +68,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM112", "notation", INFO, "a 0/0 step (a die with no checker left to move) is read as "
                                   "nothing"),
     # checker play
+    _c("GM125", "notation", INFO, "the record sets a position (or the cube) inside a game; the "
+                                  "replay goes on from it"),
     _c("GM201", "play", ERROR, "the opening roll is a double"),
     _c("GM202", "play", ERROR, "a step of a distance no die shows"),
     _c("GM203", "play", ERROR, "a checker lands on or passes a blocked point"),
@@ -81,6 +85,7 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM213", "play", ERROR, "a player rolls out of turn"),
     _c("GM214", "play", ERROR, "an action after the game has ended"),
     _c("GM215", "play", WARNING, "the rest of the game cannot be replayed"),
+    _c("GM219", "play", ERROR, "a position the record sets that no game can hold"),
     _c("GM218", "play", WARNING, "a forced play the record leaves out (the only legal play; "
                                  "replayed)"),
     # the cube
@@ -337,15 +342,8 @@ READER_MESSAGES: dict[str, str] = {
                       "(\"31hefe\"), a dance (\"66\"), double, take or drop",
     "GM001.sgf-from-off": _GAME + "{prop}[{value}]: {pair} moves a checker from off the board",
     "GM001.sgf-onto-bar": _GAME + "{prop}[{value}]: {pair} moves a checker onto the bar",
-    "GM001.sgf-cube-value": _GAME + "CV[{value}] sets the cube to {value}, but the record's cube "
-                            "is at {cube}; gamao cannot represent a set-up cube",
-    "GM001.sgf-cube-owner": _GAME + "CP[{value}] sets the cube's owner, which the record does not "
-                            "say; gamao cannot represent a set-up cube",
-    "GM001.sgf-setup-start": _GAME + "the game starts from a set-up position (AE/AW/AB) that is "
-                             "not the start position of {variant}; gamao cannot represent set-up "
-                             "positions",
-    "GM001.sgf-setup-middle": _GAME + "a set-up node (AE/AW/AB) changes the position in the "
-                              "middle of the game; gamao cannot represent set-up positions",
+    "GM001.sgf-cube-value": _GAME + "CV[{value}] is not a cube value (1, 2, 4, 8 and so on)",
+    "GM001.sgf-cube-owner": _GAME + "CP[{value}] is not a cube owner (c centred, w White, b Black)",
     "GM001.sgf-cube-too-big": _GAME + "the cube, doubled again, reaches a value of more than "
                               "{limit} digits, which gamao does not read",
     "GM001.sgf-negative": "MI[{value}]: {what} is not negative",
@@ -379,7 +377,19 @@ READER_MESSAGES: dict[str, str] = {
                                "{record}-byte archive record after the header",
     "GM006.xg-archive-sizes": "the archive record gives a registry of {registry} and data of "
                               "{data} bytes, but only {room} bytes lie between the header and "
-                              "the record (cut short, or not an archive)",
+                              "the record: this is not the archive record eXtreme Gammon writes "
+                              "(the file's last {record} bytes), so the file is cut short or "
+                              "another program rewrote it, and no game data follows the "
+                              "thumbnail (byte {start}) either; open it in eXtreme Gammon and "
+                              "save it again, or export the match from there as a match file",
+    "GM030.xg-archive": "the archive record at the end of this eXtreme Gammon file is not the "
+                        "one XG writes (it gives a registry of {registry} and data of {data} "
+                        "bytes): the file was cut short or another program rewrote its "
+                        "archive; gamao read the "
+                        "game data where XG puts it, right after the thumbnail (byte {offset}, "
+                        "{size} compressed bytes, {records} records), with no checksum to "
+                        "check it by; the file's other archived parts (comments, analysis "
+                        "index) are not read",
     "GM006.xg-file-count": "the archive record says the archive holds {count} files (an XG file "
                            "holds 1 to 4)",
     "GM006.xg-registry-flag": "the archive record's compressed-registry flag is {flag} (expected "
@@ -506,6 +516,10 @@ READER_MESSAGES: dict[str, str] = {
                             "with no steps (it would read back as a dance)",
     "GM507.mat-points": "{where}not written as {format}: game {game}: {cell!r} (points are "
                         "not negative)",
+    "GM507.mat-setup": "{where}not written as {format}: game {game}: {cell}: a match file "
+                       "says a set position only as eXtreme Gammon's \"; Set Pos=\" line, which "
+                       "needs the whole board (at most 16 checkers a point) and a cube of 1 to "
+                       "512 (a centred cube only at 1)",
     "GM507.mat-cube": "{where}not written as {format}: game {game}: a cube action of {value!r} "
                       "(a double, beaver or raccoon, with a value from 0)",
     "GM507.mat-not-a-number": "{where}not written as {format}: {what} is {value!r}, not a "
@@ -628,6 +642,20 @@ MESSAGES.update({
              "used",
     "GM215.marker": "{action}: the record sets a position gamao cannot replay; the rest of the "
                     "game is not checked",
+    "GM125": "{action}: the record sets the position {position} with {player} on roll and the "
+             "cube at {cube}, centred; the replay goes on from it",
+    "GM125.owned": "{action}: the record sets the position {position} with {player} on roll and "
+                   "the cube at {cube}, owned by {owner}; the replay goes on from it",
+    "GM125.cube": "{action}: the record sets the cube at {cube}, centred, {player} on roll; "
+                  "the replay goes on from there",
+    "GM125.cube-owned": "{action}: the record sets the cube at {cube}, owned by {owner}, "
+                        "{player} on roll; the replay goes on from there",
+    "GM219.counts": "{action}: the position the record sets has a point with a negative count "
+                    "of checkers",
+    "GM219.checkers": "{action}: the position the record sets gives a player {count} checkers, "
+                      "not {checkers}",
+    "GM219.shared": "{action}: the position the record sets has checkers of both players on "
+                    "the left player's point {point}",
     "GM111": "{action}: {player} did not roll (the record writes no dice as 00); the game ends "
              "here",
     "GM112": "{play}: the step 0/0 (a die with no checker left to move) is read as nothing",

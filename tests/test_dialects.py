@@ -687,12 +687,6 @@ KNOWN_DISAGREEMENTS = {
     # gnubg counts a resignation as at least the cube; gamao keeps the points
     # written. The match winner is the same.
     "Seigel_Dwek_Florida_1981": "capped",
-    # Backgammon Galaxy's 1-point matches: "Wins 1 point and the match" after
-    # a gammon with the cube at 1. Either the points are capped at the match
-    # length or the producer plays the Jacoby rule in its 1-point matches;
-    # gamao keeps the record's 1 (GM408), gnubg counts the gammon's 2. The
-    # match winner is the same.
-    "match1495872": "one-point-gammon",
 }
 
 

@@ -367,6 +367,18 @@ def _xg_stated(tmp):
     return validate_match(match).diagnostics
 
 
+def _xg_rewritten(tmp):
+    """An eXtreme Gammon file whose archive record another program dropped
+    (GM030): built from the shared sample, read from its game data."""
+    from gamao_cli.formats.xg.container import read_container
+    path = (CORPUS.parent / "corpus2" / "xg"
+            / "kevung__gbf__data__charlot1-charlot2_7p_2025-11-08-2305.xg")
+    if not path.is_file():
+        pytest.skip(f"needs the shared XG sample ({path})")
+    data = path.read_bytes()
+    return _checked(_file(tmp, "r.xg", data[:read_container(data).registry_offset]))
+
+
 def _json_of(text: str) -> bytes:
     """A record as gamao's JSON (which the test then breaks)."""
     data = formats.get("json").write(read_matches(text, "m.mat")).text.encode("utf-8")
@@ -440,6 +452,7 @@ EXAMPLES_OF = {
     "GM005": lambda tmp: _validated(_one_game(_OPEN, tags='; [Variation "Tavla"]')),
     "GM006": lambda tmp: _checked(_file(tmp, "a.xg", b"RGMH" + b"\x00" * 40)),
     "GM008": _internal,
+    "GM030": _xg_rewritten,
     "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
         b'"length": 5', b'"length": "five"'))),
     "GM101": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "47: 13/9 24/23")),
@@ -458,6 +471,11 @@ EXAMPLES_OF = {
     "GM112": _dialect("GM112"),
     "GM218": _dialect("GM218"),
     "GM413": _dialect("GM413"),
+    "GM125": lambda tmp: _validated(_one_game("; Set Pos=-b----E-C---eE---c-e----B-/0\n" + _OPEN)),
+    "GM219": lambda tmp: [d for mt in formats.parse_text(
+        "(;FF[4]GM[6]MI[length:5][game:0][ws:0][bs:0]PW[Ann]PB[Bob];W[31hefe];PL[B]AE[a:y]"
+        "AW" + "[f]" * 16 + "AB" + "[s]" * 15 + ";B[61mgho])", "x.sgf")
+        for d in validate_match(mt).diagnostics],
     "GM201": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "44: 13/9 24/23")),
     "GM202": lambda tmp: _validated(_base(9, "63: 25/22 13/7", "63: 25/22 13/8")),
     "GM203": lambda tmp: _validated(_base(7, "53: 24/21 21/16*", "53: 24/19 24/21")),
@@ -494,7 +512,9 @@ EXAMPLES_OF = {
     "GM405": lambda tmp: _validated(_one_game(_OPEN + "      Wins 4 points\n")),
     "GM406": lambda tmp: _validated(_one_game(_OPEN + "  2)  Doubles => 2                Drops\n"
                                              "                                  Wins 1 point\n")),
-    "GM408": _corpus("bulk/lasse/match1495872.txt"),
+    # a single game of Backgammon Galaxy's "16 point match" (its money play):
+    # a gammon with the cube at 1, written as 1 point
+    "GM408": _corpus("bulk/lasse/match8239468.txt"),
     "GM409": lambda tmp: _validated(_one_game("  1) 31: 8/5 6/5                 61: ????\n"
                                              "      Wins 5 points\n")),
     "GM410": lambda tmp: _validated(_G1),

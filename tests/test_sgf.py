@@ -282,16 +282,35 @@ def test_a_first_game_set_up_as_another_variant_sets_the_variation():
 
 
 @pytest.mark.parametrize("body, message", [
-    (";AE[a:y]AW[a]AB[x];W[31hefe]", "set-up position"),
-    (";CV[2];W[31hefe]", "cube"),
-    (";CP[w];W[31hefe]", "owner"),
-    (";W[31hefe];AE[f]", "middle of the game"),
+    (";CV[3];W[31hefe]", "cube value"),
+    (";CP[x];W[31hefe]", "owner"),
     (";AE[b:a]", "range"),
 ])
-def test_setups_the_model_cannot_hold_are_clear_errors(body, message):
+def test_setups_that_say_nothing_readable_are_clear_errors(body, message):
     with pytest.raises(SyntaxProblem, match=message) as exc:
         one_game(body)
     assert exc.value.line == 1 and exc.value.column > 1
+
+
+def test_setups_that_change_the_game_are_set_up_actions():
+    """A board, cube value or owner other than the replayed ones is a
+    position the record sets (issue 26): at the start of a game or in the
+    middle, with the player on roll the one who acts next."""
+    start = one_game(";AE[a:y]AW[a]AB[x];W[31hefe]").actions
+    assert isinstance(start[0], m.SetUp) and start[0].player == 0
+    assert start[0].sides[0][1] == 1 and start[0].sides[1][1] == 1
+    assert start[0].sides[0][0] == start[0].sides[1][0] == 14   # the rest borne off
+    [cube, _play] = one_game(";CV[2];W[31hefe]").actions
+    assert (cube.sides, cube.cube, cube.cube_owner) == (None, 2, None)
+    [owner, _play] = one_game(";CP[w];W[31hefe]").actions
+    assert (owner.cube, owner.cube_owner) == (None, 0)
+    [_play, middle] = one_game(";W[31hefe];AE[f]").actions
+    assert isinstance(middle, m.SetUp) and middle.player == 1   # after White's play, no PL
+    assert middle.sides[0][6] == 0 and middle.sides[0][0] == 4
+    [_play, said] = one_game(";W[31hefe];PL[W]AE[f]").actions
+    assert said.player == 0                                     # no move after it: PL says
+    [_play, moved, _next] = one_game(";W[31hefe];PL[W]AE[f];B[62agln]").actions
+    assert moved.player == 1                                    # the move after it says
 
 
 def test_a_setup_equal_to_the_position_in_the_middle_is_harmless():

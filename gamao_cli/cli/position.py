@@ -7,6 +7,7 @@ import click
 from click.core import ParameterSource
 
 from gamao_cli.i18n import _
+from gamao_cli.model import SetUp
 from gamao_cli.rules import Position
 
 from . import exit_codes
@@ -137,6 +138,9 @@ def position(ctx: click.Context, file: str | None, game: int, move: int, player:
     in_game = [s for s in snapshots(match, report) if s.game == game]
     found = [s for s in in_game if s.action.move_number == move
              and (side is None or s.action.player == side)]
+    # a position the record sets stands on the line of the action after it:
+    # the move is that action (the set position is the one before it)
+    found = [s for s in found if not isinstance(s.action, SetUp)] or found
     if not found:
         stopped = _replay_stopped(match, game, move, side)
         if stopped is not None:

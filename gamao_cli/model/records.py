@@ -391,7 +391,38 @@ class Resign(Action):
         return self.word
 
 
-ActionType = Union[Play, Dance, UnplayedRoll, IllegalPlayMarker, Double, Take, Drop, Win, Loss, Resign]
+#: :attr:`SetUp.cube_owner` for a centred cube.
+CENTRED = -1
+
+
+@dataclass(slots=True)
+class SetUp(Action):
+    """A position the record sets inside a game: GNU Backgammon's SGF
+    set-up nodes (``AE``/``AW``/``AB`` with ``PL``, ``CV``, ``CP``), eXtreme
+    Gammon's ``; Set Pos=`` lines. The game goes on from it.
+
+    ``player`` is the player on roll after it. ``sides`` is the board, by
+    player: ``(player 0's 26 counts, player 1's)``, each in its own
+    numbering (index 0 borne off, 1-24 the points, 25 the bar), or None
+    when the record sets only the cube. ``cube`` is the cube value it sets
+    (None: as it was), ``cube_owner`` the owner (0, 1, :data:`CENTRED`;
+    None: as it was). ``written`` keeps the record's own text of it (XG's
+    line), which takes no part in equality.
+    """
+
+    sides: tuple[tuple[int, ...], tuple[int, ...]] | None
+    cube: int | None = None
+    cube_owner: int | None = None
+    written: str = field(default="", compare=False)
+
+    def text(self) -> str:
+        if self.written:
+            return self.written
+        return "Set position" if self.sides is not None else "Set cube"
+
+
+ActionType = Union[Play, Dance, UnplayedRoll, IllegalPlayMarker, Double, Take, Drop, Win, Loss,
+                   Resign, SetUp]
 #: The actions that are a roll (with its play, or none).
 ROLLS = (Play, Dance, UnplayedRoll, IllegalPlayMarker)
 
@@ -428,8 +459,26 @@ class Tag:
 
 
 @dataclass(slots=True)
+class ReaderNote:
+    """What a reader noticed about the file itself and read its own way (a
+    producer's quirk, a file another program rewrote): the replay says it
+    as a diagnostic of ``code`` (an info) with the message ``key`` and its
+    ``fields``, at ``line``/``column`` (None for a binary file: its byte
+    offset is in the fields)."""
+
+    code: str
+    key: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(slots=True)
 class Match:
-    """One match (or money session, ``length == 0``) as a record states it."""
+    """One match (or money session, ``length == 0``) as a record states it.
+
+    ``notes``: what the reader noticed about the file (:class:`ReaderNote`),
+    said when the match is validated; no part of equality."""
 
     length: int
     games: list[Game] = field(default_factory=list)
@@ -438,6 +487,7 @@ class Match:
     path: str = field(default="", compare=False)
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
+    notes: list[ReaderNote] = field(default_factory=list, compare=False)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of a tag, matched case- and space-insensitively."""

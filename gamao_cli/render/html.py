@@ -352,6 +352,8 @@ class _Page:
                 last_roll[id(r.action)] = prev
                 if isinstance(r.action, m.ROLLS):
                     prev = r
+                elif isinstance(r.action, m.SetUp):
+                    prev = None   # no play led to a set position: no arrows
         results = {gi: res for gi, res in enumerate(report.games)}
         for gi, g in enumerate(match.games):
             res = results.get(gi)

@@ -687,6 +687,48 @@ class _GameReplay:
             self.calm()
         self.end_turn(after)
 
+    def set_up(self, a: m.SetUp) -> None:
+        """A position the record sets inside the game (GNU Backgammon's SGF
+        set-up nodes, eXtreme Gammon's ``; Set Pos=``): the game goes on
+        from it, ``a.player`` on roll and the cube as it says (GM125, an
+        info: no play of the record's leads there). A position no game can
+        hold (a side without its checkers, both sides on one point) is an
+        error (GM219) and stops the replay of the game."""
+        if self.after_end(a):
+            return
+        self.check_unplayed_roll(a)
+        self.record(a)
+        cube = self.cube
+        player = a.player
+        if a.sides is not None:
+            problem = _impossible(a.sides, sum(self.start.me))
+            if problem is not None:
+                key, fields = problem
+                self.report("GM219", key, {"action": a.text(), **fields}, a)
+                self.cannot_replay(a)
+                self.end_turn(None)
+                return
+            new = Position(a.sides[player], a.sides[1 - player])
+        elif cube.turn is None:
+            new = self.start
+        else:
+            new = self.pos if cube.turn == player or self.pos is None else self.pos.swapped()
+        owner = a.cube_owner
+        cube.set_up(player, a.cube, None if owner == m.CENTRED else owner, owner is not None)
+        self.pos = new
+        if new is not None and not self.broken:
+            if not any(new.opp[1:]):   # the other player has borne off every checker
+                self.end = (1 - player, board.outcome_of(new.swapped()))
+            elif not any(new.me[1:]):
+                self.end = (player, board.outcome_of(new))
+        key = "GM125" if a.sides is not None else "GM125.cube"
+        if cube.owner is not None:
+            key += "-owned" if a.sides is None else ".owned"
+        self.report("GM125", key, {"action": a.text(), "player": self.name(player),
+                                   "position": _position_id(new) if new is not None else "",
+                                   "cube": cube.value, "owner": self.name(cube.owner)}, a)
+        self.calm()
+
     # -- the end of the game ---------------------------------------------
     def finish(self, result: GameResult, last_game: bool) -> None:
         v = self.v
@@ -722,13 +764,17 @@ class _GameReplay:
                 return
             if a.points == expected:
                 return
+            # A match has no Jacoby rule: a game that decides it, written for
+            # the points the winner needed, is capped (GM411) before it is
+            # read as a gammon counted single (GM408), even when the two agree
+            # (at 6-6 in a 7-point match a gammon with the cube at 1 needs 1).
+            if self.capped(a, expected, winner):
+                return
             if (outcome is not DROP and mult > 1 and not turned
                     and v.rules.jacoby is None and a.points == cube):
                 self.report("GM408", f"GM408.{outcome}", action, a)
                 result.points = a.points
                 result.ended = SINGLE
-                return
-            if self.capped(a, expected, winner):
                 return
             self.report("GM401", f"GM401.{outcome}" + ("-one" if expected == 1 else ""),
                         {**action, "points": expected}, a)
@@ -823,6 +869,7 @@ _HANDLERS: dict[type, Callable[[_GameReplay, Any], None]] = {
     m.Resign: _GameReplay.resign,
     m.Loss: _GameReplay.loss,
     m.IllegalPlayMarker: _GameReplay.illegal_play_marker,
+    m.SetUp: _GameReplay.set_up,
 }
 #: The same, every play the full way (``validate_match(..., fast=False)``).
 _FULL_HANDLERS = {**_HANDLERS, m.Play: _GameReplay.play_in_full}
@@ -864,6 +911,9 @@ class _MatchValidator:
             self.diagnostic("GM005", "GM005", {"name": exc.name, "known": ", ".join(exc.known)},
                             match)
             return rep
+        for note in match.notes:   # what the reader noticed about the file
+            self.add(Diagnostic(note.code, key=note.key, fields=dict(note.fields),
+                                line=note.line, column=note.column))
         start = board.start_position(self.rules.variant)
         length = match.length
         crawford_done = False
@@ -1073,6 +1123,29 @@ def _orient(stated, before: Position | None, mover: int, names: tuple[str, str])
     if first and names[0] != names[1] and first in names:
         return sides if names.index(first) == stated.turn else flipped
     return sides
+
+
+def _impossible(sides, checkers: int) -> tuple[str, Fields] | None:
+    """(message key, fields) of what makes a set-up position one no game can
+    hold: a count below 0, a side whose checkers are not ``checkers``, both
+    sides on one point; None for a position a game can hold."""
+    for side in sides:
+        if len(side) != 26 or any(n < 0 for n in side):
+            return "GM219.counts", {}
+        if sum(side) != checkers:
+            return "GM219.checkers", {"count": sum(side), "checkers": checkers}
+    for p in range(1, 25):
+        if sides[0][p] and sides[1][25 - p]:
+            return "GM219.shared", {"point": p}
+    return None
+
+
+def _position_id(pos: Position) -> str:
+    from gamao_cli.ids import position_id
+    try:
+        return position_id(pos.me, pos.opp)
+    except ValueError:
+        return ""
 
 
 def _marks_hits(match: m.Match) -> bool:

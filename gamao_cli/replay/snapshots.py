@@ -126,6 +126,9 @@ def find_snapshot(match: m.Match, game: int, move: int, player: int | None = Non
     candidates = [s for s in snapshots(match) if s.game == game and s.action.move_number == move]
     if player is not None:
         candidates = [s for s in candidates if s.action.player == player]
+    # a position the record sets stands on the line of the action after it:
+    # the move is that action (the set position is the one before it)
+    candidates = [s for s in candidates if s.action.__class__ is not m.SetUp] or candidates
     if not candidates:
         raise LookupError(f"game {game} has no move {move}" +
                           ("" if player is None else f" for player {player + 1}"))

@@ -208,6 +208,19 @@ class CubeState:
         self.pending = None
         return p.offerer, []
 
+    def set_up(self, turn: int, value: int | None = None, owner: int | None = None,
+               sets_owner: bool = False) -> None:
+        """The record sets the position: ``turn`` is on roll, the cube is
+        at ``value`` (None: as it was) and, when ``sets_owner``, owned by
+        ``owner`` (None: centred). A cube set above 1 counts as turned (the
+        Jacoby rule counts gammons then)."""
+        self.turn = turn
+        if value is not None:
+            self.value = value
+            self.turned = self.turned or value > 1
+        if sets_owner:
+            self.owner = owner
+
     def _accept(self, p: Pending, owner: int) -> None:
         self.value *= 2
         self.turned = True

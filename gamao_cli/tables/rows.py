@@ -49,7 +49,8 @@ Row = dict[str, Any]
 _ROLL_TYPES = (m.Play, m.Dance, m.UnplayedRoll, m.IllegalPlayMarker)
 _ROLL_CLASSES = frozenset(_ROLL_TYPES)
 _KINDS = {m.Play: "roll", m.Dance: "roll", m.UnplayedRoll: "roll", m.IllegalPlayMarker: "roll",
-          m.Take: "take", m.Drop: "drop", m.Resign: "resign", m.Win: "win", m.Loss: "loss"}
+          m.Take: "take", m.Drop: "drop", m.Resign: "resign", m.Win: "win", m.Loss: "loss",
+          m.SetUp: "setup"}
 
 
 @dataclass
@@ -101,10 +102,24 @@ def canonical_text(match: m.Match, report: MatchReport) -> str:
                 cell = a.kind
             elif cls is m.Win:
                 cell = f"win {a.points}"
+            elif cls is m.SetUp:
+                cell = "setup " + _set_up_text(a)
             else:
                 cell = _KINDS[cls]
             lines.append(f"{a.player} {cell}")
     return "\n".join(lines) + "\n"
+
+
+def _set_up_text(a: m.SetUp) -> str:
+    """A set-up position in :func:`canonical_text`: the board by player
+    (each side's 26 counts), the cube value and owner it sets (``=``: as
+    it was)."""
+    board = "=" if a.sides is None else \
+        " / ".join(",".join(map(str, side)) for side in a.sides)
+    cube = "=" if a.cube is None else str(a.cube)
+    owner = "=" if a.cube_owner is None else \
+        ("centred" if a.cube_owner == m.CENTRED else str(a.cube_owner))
+    return f"{board} cube {cube} owner {owner}"
 
 
 def match_id(match: m.Match, report: MatchReport | None = None) -> str:
@@ -288,7 +303,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                         row["play"] = ""
             elif cls is m.Win or cls is m.Loss:
                 row["points"] = a.points
-            elif cls is m.Double and a.value is not None:
+            elif cls is m.Double and a.value is not None or cls is m.SetUp:
                 row["play_written"] = a.text()
             row["cube_value"] = rec.cube if rec is not None else None
             row["cube_owner"] = rec.cube_owner if rec is not None else None

@@ -150,7 +150,8 @@ ACTIONS: tuple[Column, ...] = (
     _c("player", "int8", "who acts: 0 (left) or 1 (right)", False),
     _c("kind", "string", "`roll` (a roll and its play, also when no play was possible), "
                          "`double`, `beaver`, `raccoon`, `take`, `drop`, `resign`, `win`, `loss` "
-                         "(Backgammon Galaxy's `Losses N point` note)", False),
+                         "(Backgammon Galaxy's `Losses N point` note), `setup` (a position "
+                         "the record sets; the player is the one on roll after it)", False),
     _c("die1", "int8", "the higher die of a roll"),
     _c("die2", "int8", "the lower die of a roll"),
     _c("play", "string", "the play as die steps in gamao's notation, one step per die "

@@ -192,11 +192,11 @@ def test_position_of_an_xgp_prints_its_board_and_ids(name):
     assert r.output.splitlines()[-1].startswith("XGID=")
 
 
-@pytest.mark.parametrize("cut", [100, 8240, -40])
+@pytest.mark.parametrize("cut", [100, 8240, "half"])
 def test_a_damaged_file_is_exit_2_with_its_byte_offset(cut, tmp_path):
     data = path_of(MATCHES[0]).read_bytes()
     bad = tmp_path / "cut.xg"
-    bad.write_bytes(data[:cut])
+    bad.write_bytes(data[:len(data) // 2 if cut == "half" else cut])
     for command in ("validate", "summary", "convert"):
         args = [command, str(bad)] + (["--to", "json", "-o", "-"] if command == "convert" else [])
         r = run(*args)
@@ -207,6 +207,17 @@ def test_a_damaged_file_is_exit_2_with_its_byte_offset(cut, tmp_path):
     bad.write_bytes(bytes(flipped))
     r = run("validate", str(bad))
     assert r.exit_code == 2 and "GM006" in r.output and "at byte" in r.output
+
+
+def test_a_file_cut_after_its_game_data_is_read_with_an_info(tmp_path):
+    """The last 40 bytes gone (the archive record with them): the game
+    data, which comes first, is whole; it is read, and the info says how."""
+    data = path_of(MATCHES[0]).read_bytes()
+    cut = tmp_path / "cut.xg"
+    cut.write_bytes(data[:-40])
+    r = run("validate", "--show-info", str(cut))
+    assert r.exit_code == 0, r.output
+    assert "GM030 info" in r.output and "after the thumbnail" in r.output
 
 
 def test_export_carries_xgs_own_figures_for_every_analysed_play(tmp_path):

@@ -126,13 +126,18 @@ CASES = [
     ("GM006.xg-no-record-room", read_xg, b"RGMH" + struct.pack("<IIqI", 1, HEADER_SIZE, 0, 0)
      + bytes(HEADER_SIZE - 24 + 10),
      "x.xg: byte 8242: the file is cut short: 8242 bytes leave no room for the 36-byte archive record after the header"),
-    ("GM006.xg-archive-sizes", read_xg, container({"temp.xg": GAME}, registry_bytes=b"x" * 10)[:-36]
+    # (the first archived file is no game data: the game data after the
+    # thumbnail, which gamao reads when the archive record is not XG's, is
+    # not there either)
+    ("GM006.xg-archive-sizes", read_xg, container({"temp.xgi": b"x" * 10, "temp.xg": GAME},
+                                                  registry_bytes=b"x" * 10)[:-36]
      + struct.pack("<IiiiiI12x", 0, 1, 1, 10 ** 6, 5, 1),
-     "x.xg: byte 8348: the archive record gives a registry of 1000000 and data of 5 bytes, but only 116 bytes lie between the header and the record (cut short, or not an archive)"),
-    ("GM006.xg-file-count", read_xg, container({"temp.xg": GAME}, count=0),
-     "x.xg: byte 8377: the archive record says the archive holds 0 files (an XG file holds 1 to 4)"),
-    ("GM006.xg-registry-flag", read_xg, container({"temp.xg": GAME}, reg_flag=7),
-     "x.xg: byte 8890: the archive record's compressed-registry flag is 7 (expected 0 or 1)"),
+     "x.xg: byte 8359: the archive record gives a registry of 1000000 and data of 5 bytes, but only 127 bytes lie between the header and the record: this is not the archive record eXtreme Gammon writes (the file's last 36 bytes), so the file is cut short or another program rewrote it, and no game data follows the thumbnail (byte 8232) either; open it in eXtreme Gammon and save it again, or export the match from there as a match file"),
+    ("GM006.xg-file-count", read_xg, container({"temp.xgi": b"x" * 10, "temp.xg": GAME}, count=0),
+     "x.xg: byte 8413: the archive record says the archive holds 0 files (an XG file holds 1 to 4)"),
+    ("GM006.xg-registry-flag", read_xg, container({"temp.xgi": b"x" * 10, "temp.xg": GAME},
+                                                  reg_flag=7),
+     "x.xg: byte 9433: the archive record's compressed-registry flag is 7 (expected 0 or 1)"),
     ("GM006.xg-archive-crc", read_xg, container({"temp.xg": GAME}, archive_crc=0x1234),
      "x.xg: byte 8373: the archive's checksum does not match its bytes (CRC-32 27cf3957, the archive record says 00001234): the file is damaged"),
     ("GM006.xg-registry-size", read_xg, container({"temp.xg": GAME}, reg_flag=0,

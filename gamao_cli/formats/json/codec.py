@@ -43,7 +43,7 @@ VERSION = 1
 _TYPES = {
     m.Play: "play", m.Dance: "dance", m.UnplayedRoll: "unplayed", m.IllegalPlayMarker: "illegal",
     m.Double: "double", m.Take: "take", m.Drop: "drop", m.Win: "win", m.Loss: "loss",
-    m.Resign: "resign",
+    m.Resign: "resign", m.SetUp: "setup",
 }
 _CLASSES = {v: k for k, v in _TYPES.items()}
 
@@ -68,6 +68,12 @@ def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
         d["points"] = a.points
         if isinstance(a, m.Win):
             d["match"] = a.match
+    elif isinstance(a, m.SetUp):
+        d["board"] = None if a.sides is None else [list(side) for side in a.sides]
+        d["set_cube"] = a.cube
+        d["set_cube_owner"] = "centred" if a.cube_owner == m.CENTRED else a.cube_owner
+        if a.written:
+            d["written"] = a.written
     if a.analysis is not None:
         d["analysis"] = dict(a.analysis)
     if record is not None:
@@ -448,6 +454,12 @@ def _action_fields_from_json(d: dict[str, Any]) -> m.ActionType:
         return m.Win(player, points=d["points"], match=bool(d.get("match")), **kw)
     if cls is m.Loss:
         return m.Loss(player, points=d["points"], **kw)
+    if cls is m.SetUp:
+        board = d["board"]
+        owner = d.get("set_cube_owner")
+        return m.SetUp(player, None if board is None else (tuple(board[0]), tuple(board[1])),
+                       d.get("set_cube"), m.CENTRED if owner == "centred" else owner,
+                       written=d.get("written", ""), **kw)
     if cls is m.Resign and "written" in d:
         return m.Resign(player, word=d["written"], **kw)
     return cls(player, **kw)

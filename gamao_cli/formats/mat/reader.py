@@ -39,6 +39,7 @@ from gamao_cli.model.notation import BoundedCache, shape_of
 from ..grammars import grammar_text, parser_cache_key, parser_cache_path
 from ..limits import play_problem
 from .limits import check_long_plays, check_repeats, long_number_problem
+from .setpos import SET_POS, set_up_of, settle
 
 GRAMMAR_FILE = "matchfile.lark"
 
@@ -319,6 +320,7 @@ class MatchFileBuilder(Transformer):
                        line=tok.line, column=tok.column)
             rest = c[2:]
         actions = g.actions
+        settle_later = False
         for item in rest:
             kind = item.type
             if kind == "MOVES":
@@ -331,7 +333,15 @@ class MatchFileBuilder(Transformer):
             elif kind == "CELLS":
                 actions.extend(self.lone_cells(item))
             else:
-                g.comments.append(str(item).rstrip())
+                text = str(item).rstrip()
+                set_up = set_up_of(text, item.line, item.column) if SET_POS in text else None
+                if set_up is None:
+                    g.comments.append(text)
+                else:   # eXtreme Gammon's "; Set Pos=" line: a position set here
+                    actions.append(set_up)
+                    settle_later = True
+        if settle_later:
+            settle(actions)
         return g
 
     def match(self, c):

@@ -31,6 +31,7 @@ from gamao_cli.replay.replay import MatchReport, Replays, validate_match
 from ..base import Note, WriteResult, analysis_note
 from ..limits import MAX_DIGITS, fits, play_problem
 from .reader import _TAG_RE, roll_play_readable
+from .setpos import set_pos_line
 
 LEFT_CELL_WIDTH = 27
 WIN_INDENT = (6, 34)
@@ -93,10 +94,23 @@ def renamed_players(match: m.Match) -> list[tuple[str, str, list[str]]]:
 
 
 def _cell_text(action: m.ActionType) -> str:
+    if action.__class__ is m.SetUp:
+        return _set_pos(action, action.cube or 1, action.cube_owner)
     text = action.text()
     if isinstance(action, (m.Double, m.Take, m.Drop, m.Resign)):
         return " " + text
     return text
+
+
+def _set_pos(action: m.SetUp, cube: int, owner: int | None) -> str:
+    """The ``; Set Pos=`` line of a set-up (:mod:`.setpos`), the cube at
+    ``cube`` owned by ``owner`` (0, 1; None or CENTRED: centred);
+    :func:`refusal` has made sure it has one."""
+    line = set_pos_line(action.sides, cube, None if owner == m.CENTRED else owner)
+    if line is None:
+        raise WriteRefused("GM507.mat-setup", {"where": "", "format": Msg("written.match-file", {}),
+                                               "game": "?", "cell": action.text()})
+    return line
 
 
 def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_text) -> list[str]:
@@ -115,7 +129,10 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
         # C[...]) become "; text" lines, which read back as game comments
         for line in comment_lines(comment):
             out.append(line)
-    numbers = move_numbers((a.player, isinstance(a, m.Win)) for a in game.actions)
+    # a set-up stands on a line of its own ("; Set Pos=..."), in no cell
+    cells = [a for a in game.actions if a.__class__ is not m.SetUp]
+    numbered = iter(move_numbers((a.player, isinstance(a, m.Win)) for a in cells))
+    numbers = [None if a.__class__ is m.SetUp else next(numbered) for a in game.actions]
     number: int | None = None     # the open line's number and cells
     left: str | None = None
     right: str | None = None
@@ -133,6 +150,11 @@ def game_lines(game: m.Game, cell_text: Callable[[m.ActionType], str] = _cell_te
     swallows = False   # the left cell takes the rest of its line (Illegal play ...)
     for action, n in zip(game.actions, numbers):
         text = cell_text(action)
+        if action.__class__ is m.SetUp:
+            flush()
+            out.append(text)
+            swallows = False
+            continue
         if isinstance(action, m.Win):  # on the open line's right, or a line of its own
             if n is not None and not swallows:
                 right = text          # "  7)  Drops                       Wins 1 point"
@@ -219,10 +241,18 @@ def write_matches(matches: Iterable[m.Match], cell_text: Callable[[m.ActionType]
 
 def _canonical_cells(match: m.Match, report: MatchReport, number: int | None = None):
     steps_of = {}
+    after_set_up: dict[int, tuple[int, int | None]] = {}   # the cube each set-up leaves
     for result in report.games:
-        for r in result.records:
+        for r, nxt in zip(result.records, result.records[1:] + [None]):
             if r.steps is not None and isinstance(r.action, m.Play):
                 steps_of[id(r.action)] = r.steps
+            if r.action.__class__ is m.SetUp:
+                a = r.action
+                value = a.cube if a.cube is not None else r.cube
+                owner = a.cube_owner if a.cube_owner is not None else r.cube_owner
+                if nxt is not None:
+                    value, owner = nxt.cube, nxt.cube_owner
+                after_set_up[id(a)] = (value, owner)
 
     def cell(action: m.ActionType) -> str:
         if isinstance(action, m.Play):
@@ -242,6 +272,12 @@ def _canonical_cells(match: m.Match, report: MatchReport, number: int | None = N
             return f"{action.dice[0]}{action.dice[1]}: Illegal play"
         if isinstance(action, m.Resign) and not _RESIGN_WORD.fullmatch(action.word):
             return " Resigns"
+        if action.__class__ is m.SetUp:
+            # the cube as the set-up leaves it (the line always states it)
+            rec = after_set_up.get(id(action))
+            cube, owner = (rec if rec is not None else
+                           (action.cube or 1, action.cube_owner))
+            return _set_pos(action, cube, owner)
         return _cell_text(action)
 
     return cell
@@ -361,6 +397,11 @@ def refusal(match: m.Match, number: int | None = None) -> WriteRefused | None:
             # steps are not made here, which would cost a step object each)
             if isinstance(a, m.Play) and getattr(a, "_written", None) is None and not a.moves:
                 return refuse("GM507.mat-empty-play", game=game.number, dice=f"{dice[0]}{dice[1]}")
+            if a.__class__ is m.SetUp and (
+                    a.sides is None or set_pos_line(a.sides, 1, 0) is None
+                    or a.cube is not None and set_pos_line(a.sides, a.cube, 0) is None
+                    or a.cube_owner == m.CENTRED and a.cube not in (None, 1)):
+                return refuse("GM507.mat-setup", game=game.number, cell=a.text())
             if isinstance(a, (m.Win, m.Loss)):
                 numbers.append((_POINTS, a.points))
                 if a.points < 0:

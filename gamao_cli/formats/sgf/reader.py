@@ -48,15 +48,18 @@ Backgammon's own ``.mat`` and ``.sgf`` exports of the same matches):
   ``"move N W: text"`` (``N``: the action's move number in the match-file
   layout, the number diagnostics print; ``W``/``B``: the mover), a comment
   of a node without an action joined to the action before it.
-- Setup nodes (``AE``/``AW``/``AB``/``PL``/``CV``/``CP``/``DI``) are accepted
-  where they change nothing the model cannot say: at the start of a game, a
-  board equal to the start position (or, for the first game, to the start
-  position of another variant, which then becomes the match's
-  ``Variation``); later, a board equal to the replayed one; ``CV``/``CP``
-  equal to the cube as the actions left it; ``PL`` and ``DI`` always (the
-  actions say who rolls what). Anything else raises
-  :class:`~gamao_cli.errors.SyntaxProblem`, as the model cannot hold a
-  set-up position.
+- Setup nodes (``AE``/``AW``/``AB``/``PL``/``CV``/``CP``/``DI``): a board,
+  cube value or owner other than the one the game has there is a
+  :class:`~gamao_cli.model.SetUp` (the game goes on from it), at the start
+  of a game or in its middle, as GNU Backgammon writes one where a match
+  file's ``Illegal play (...)`` cell sets the board. Its player on roll is
+  the one who acts next (gnubg reads the next move's colour so, whatever its
+  ``PL``: after ``import mat`` it writes the illegal play's mover there),
+  else ``PL``, else the player after the last to act. A board equal to the
+  start position of another variant, on the first game's root, sets the
+  match's ``Variation`` instead; ``PL`` and ``DI`` alone say nothing the
+  actions do not. A ``CV`` that is no power of 2, a ``CP`` that is no owner,
+  raise :class:`~gamao_cli.errors.SyntaxProblem`.
 - gamao's private properties (``XT``, ``XC``, ``XR``, ``XA``, ``XS``, ``XE``,
   ``XL``, ``XI``; see the constants below), which :mod:`gamao_cli.formats.sgf.writer`
   writes for what SGF cannot hold, are read back: the file's tags and match
@@ -500,6 +503,7 @@ class _GameReader:
         self.last_action: m.Action | None = None
         self.last_tag = ""
         self.extra_win = False   # a Wins cell came in gamao's XA: RE adds none
+        self.said_on_roll: int | None = None   # the player the last PL names
 
     def error(self, key: str, line: int, column: int, text: str = "",
               **fields: object) -> SyntaxProblem:
@@ -522,6 +526,7 @@ class _GameReader:
     def add(self, action: m.ActionType) -> None:
         self.game.actions.append(action)
         self.last_action = action
+        self.said_on_roll = None   # a PL before this action said who rolls it
         self.last_tag = f"move {action.move_number} {'WB'[action.player]}"
 
     # -- nodes -------------------------------------------------------------
@@ -531,7 +536,7 @@ class _GameReader:
             if i and "RE" in node and "RE" not in result_node:
                 result_node = node   # RE at the end of the game (not gnubg's way)
             if any(k in node for k in SETUP):
-                self.setup(node, at_start=self.last_action is None)
+                self.setup(node, at_start=self.last_action is None, next_player=self.next_player(i))
             for colour in ("W", "B"):
                 prop = node.get(colour)
                 if prop is not None:
@@ -733,21 +738,90 @@ class _GameReader:
         return written
 
     # -- setup ---------------------------------------------------------------
-    def setup(self, node: dict[str, SgfProp], at_start: bool) -> None:
+    def next_player(self, i: int) -> int | None:
+        """Who acts first after node ``i`` (its own ``W``/``B`` included): the
+        player on roll after a set-up there; None when no node says."""
+        for node in self.nodes[i:]:
+            for colour in ("W", "B"):
+                if colour in node:
+                    return 0 if colour == "W" else 1
+        return None
+
+    def on_roll(self, node: dict[str, SgfProp], next_player: int | None) -> int:
+        """The player on roll after the set-up ``node``: the one who acts
+        next when a move follows (GNU Backgammon reads the move's own colour
+        so, whatever its ``PL``: after ``import mat`` of an ``Illegal play``
+        cell it writes the mover's ``PL``); else the last ``PL`` (of this
+        node or an earlier one, as gnubg writes a position's ``PL`` in a
+        node of its own); else the player after the last to act."""
+        if next_player is not None:
+            return next_player
+        if self.said_on_roll is not None:
+            return self.said_on_roll
+        last = self.last_action
+        return 0 if last is None else 1 - last.player
+
+    def upcoming_number(self, player: int) -> int:
+        """The move number :meth:`move_number` will give ``player``'s next
+        action (the line a set-up stands before), without taking it."""
+        if player == m.LEFT or self.has_right or not self.has_left:
+            return self.number + 1
+        return self.number
+
+    def setup(self, node: dict[str, SgfProp], at_start: bool,
+              next_player: int | None = None) -> None:
+        """A set-up node: ``AE``/``AW``/``AB`` set the board, ``CV``/``CP``
+        the cube, ``PL``/``DI`` the turn and the dice. What changes nothing
+        is nothing; a board, cube value or owner other than the replayed
+        ones is a :class:`~gamao_cli.model.SetUp` (a variant's start
+        position on the first game's root sets the match's variant)."""
+        cube_value: int | None = None
+        cube_owner: int | None = None
+        where: SgfProp | None = None
+        pl = node.get("PL")
+        if pl is not None and pl.value.strip()[:1].upper() in ("W", "B"):
+            # who is on roll, as a PL says (of this node or an earlier one)
+            self.said_on_roll = "WB".index(pl.value.strip()[:1].upper())
         cv = node.get("CV")
         if cv is not None:
             n = _int(cv.value, self.path, (cv.line, cv.column))
-            if n != self.cube:
+            if n is None or n < 1 or n & (n - 1) or not fits(n):
                 raise self.error("GM001.sgf-cube-value", cv.line, cv.column, cv.value,
                                  value=cv.value, cube=self.cube)
+            if n != self.cube:
+                cube_value, where = n, cv
         cp = node.get("CP")
         if cp is not None:
-            want = {None: "c", 0: "w", 1: "b"}[self.owner]
-            if cp.value.strip().lower()[:1] != want:
+            letter = cp.value.strip().lower()[:1]
+            if letter not in ("c", "w", "b"):
                 raise self.error("GM001.sgf-cube-owner", cp.line, cp.column, cp.value,
                                  value=cp.value)
-        if not any(k in node for k in ("AE", "AW", "AB")):
-            return  # PL, DI: the actions say whose turn it is and what they rolled
+            owner = {"c": None, "w": 0, "b": 1}[letter]
+            if owner != self.owner:
+                cube_owner, where = (m.CENTRED if owner is None else owner), where or cp
+        sides = None
+        if any(k in node for k in ("AE", "AW", "AB")):
+            sides, first = self.board(node, at_start)
+            where = first if sides is not None else where
+        if where is None:
+            return  # nothing the actions do not say already
+        player = self.on_roll(node, next_player)
+        if cube_value is not None:
+            self.cube = cube_value
+        if cube_owner is not None:
+            self.owner = None if cube_owner == m.CENTRED else cube_owner
+        self.pending = None
+        action = m.SetUp(player, sides, cube_value, cube_owner, line=where.line,
+                         column=where.column, move_number=self.upcoming_number(player))
+        self.game.actions.append(action)
+        self.last_action = action
+        self.last_tag = f"move {action.move_number} {'WB'[player]}"
+
+    def board(self, node: dict[str, SgfProp], at_start: bool):
+        """(sides by player, the property that sets them) of a node's
+        ``AE``/``AW``/``AB``; sides None when the board is the one the game
+        has there (or, at the start of the first game, a variant's start
+        position, which becomes the match's variant)."""
         first = node.get("AE") or node.get("AW") or node.get("AB")
         total = board.checkers(self.r.start)
         base = self.white if self.white is not None else self.r.start
@@ -769,18 +843,17 @@ class _GameReader:
         new = Position(tuple(white), tuple(black))
         if at_start:
             if new == self.r.start:
-                return
+                return None, first
             if self.first_game and not self.r.variant_fixed:
                 for key, start in board.VARIANTS.items():
                     if new == start:
                         self.r.set_variant(key, first.line)
                         self.white = start
-                        return
-            raise self.error("GM001.sgf-setup-start", first.line, first.column,
-                             variant=self.r.variant_name())
-        if self.white is not None and new == self.white:
-            return
-        raise self.error("GM001.sgf-setup-middle", first.line, first.column)
+                        return None, first
+        elif self.white is not None and new == self.white:
+            return None, first
+        self.white = new
+        return (new.me, new.opp), first
 
     # -- the result --------------------------------------------------------
     def result(self, root: dict[str, SgfProp]) -> None:

@@ -441,7 +441,11 @@ class _MatchWriter:
                 cube.take()
             elif isinstance(a, m.Drop):
                 cube.pending = None
-            if a.analysis is not None:
+            elif isinstance(a, m.SetUp):
+                cube.pending = None
+                if a.cube is not None:
+                    cube.cube = a.cube
+            if getattr(a, "analysis", None) is not None:
                 node += self.analysis_node(a, steps_of)
             if i in by_action:
                 node += _prop("C", "\n".join(by_action[i]))
@@ -494,6 +498,8 @@ class _MatchWriter:
                 node += _prop(SPELLING_PROPERTY, a.written)
                 self.counts["dance", a.written] += 1
             return node
+        if isinstance(a, m.SetUp):
+            return self.set_up_node(a, colour)
         if isinstance(a, m.Double):
             return f"{colour}[double]"
         if isinstance(a, m.Take):
@@ -523,6 +529,26 @@ class _MatchWriter:
         if what is not None:
             self.counts[what, ""] += 1
         return _prop(EXTRA_PROPERTY, colour, *values)
+
+    @staticmethod
+    def set_up_node(a: m.SetUp, colour: str) -> str:
+        """A position set inside a game, as GNU Backgammon writes one:
+        ``PL`` (the player on roll), the cube (``CV``, ``CP``) when it sets
+        it, then ``AE[a:y]`` and each side's checkers, point 1 up to the bar
+        (``AW`` White's, ``AB`` Black's)."""
+        node = _prop("PL", colour)
+        if a.cube is not None:
+            node += _prop("CV", str(a.cube))
+        if a.cube_owner is not None:
+            node += _prop("CP", "c" if a.cube_owner == m.CENTRED else "wb"[a.cube_owner])
+        if a.sides is not None:
+            node += _prop("AE", "a:y")
+            for name, player in (("AW", 0), ("AB", 1)):
+                side = a.sides[player]
+                letters = [point_letter(p, player) for p in range(1, 26) for _ in range(side[p])]
+                if letters:
+                    node += _prop(name, *letters)
+        return node
 
     @staticmethod
     def setup_node(variant: str) -> str:

@@ -17,7 +17,13 @@ integers little-endian; layout verified on the samples, see FORMAT.md):
 
 Each registry entry names a file (``temp.xg``, ``temp.xgi``, ``temp.xgr``,
 ``temp.xgc``), gives its sizes, where it starts in the archive data and the
-CRC-32 of its uncompressed bytes. :func:`read_container` checks both CRCs,
+CRC-32 of its uncompressed bytes. A file whose archive record is not XG's
+(sizes that do not fit the file, a file count or flag XG never writes: it
+is cut short, or another program rewrote its archive) may still hold the game data where XG
+puts it, in the zlib stream right after the thumbnail: :func:`read_container`
+reads ``temp.xg`` from there (:attr:`Container.recovered` says so; with no
+registry there is no checksum to check it by, and the other archived files
+are not read). Otherwise :func:`read_container` checks both CRCs,
 every size against the bytes there are, and decompresses each stream no
 further than its stated size. Whatever the bytes, it returns a
 :class:`Container` or raises :class:`~gamao_cli.errors.NotAMatchFile` (not an
@@ -91,6 +97,19 @@ class ArchiveEntry:
     level: int
 
 
+@dataclass(frozen=True)
+class Recovered:
+    """What :func:`read_container` did with an archive record that is not
+    XG's (another program rewrote the file's archive): the figures the last
+    36 bytes give, and where it found the game data instead (``offset``,
+    right after the thumbnail, ``size`` compressed bytes)."""
+
+    registry: int
+    data: int
+    offset: int
+    size: int
+
+
 @dataclass
 class Container:
     """What :func:`read_container` found: the header, the archive's
@@ -104,6 +123,9 @@ class Container:
     entries: list[ArchiveEntry] = field(default_factory=list)
     streams: dict[str, bytes] = field(default_factory=dict)
     thumbnail: bytes = b""
+    #: set when the archive record is not XG's and the game data was found
+    #: after the thumbnail instead (only ``temp.xg`` is read then)
+    recovered: Recovered | None = None
 
     def entry(self, name: str) -> ArchiveEntry | None:
         for e in self.entries:
@@ -202,6 +224,45 @@ def _inflate(blob: bytes, size: int, what: Msg, path: str, offset: int) -> bytes
     return out
 
 
+#: The size of one record of the game stream (records.RECORD_SIZE) and the
+#: type byte of its first, the match header: what the game data found after
+#: the thumbnail must look like to be taken.
+_RECORD_SIZE = 2560
+_MATCH_HEADER_TYPE = 0
+_TYPE_AT = 8
+#: what every match header holds at byte 556 (records.HEADER_MAGIC; records
+#: imports this module, so the two bytes strings are one test apart)
+_MATCH_MAGIC = b"DMLI"
+_MAGIC_AT = 556
+
+
+def _game_data_after_thumbnail(data: bytes, header: FileHeader, start: int, end: int,
+                               registry: int, size: int) -> Container | None:
+    """The container of a file whose archive record is not XG's: the one
+    zlib stream that starts right after the thumbnail (``start``), when it
+    decompresses whole, within deflate's bounds, to whole game records
+    opening with a match header; None otherwise."""
+    blob = data[start:end + ARCHIVE_RECORD_SIZE]
+    d = zlib.decompressobj()
+    limit = len(blob) * MAX_DEFLATE_RATIO + 64
+    try:
+        out = d.decompress(blob, limit + 1)
+    except zlib.error:
+        return None
+    if not d.eof or not out or len(out) > limit or len(out) % _RECORD_SIZE \
+            or out[_TYPE_AT] != _MATCH_HEADER_TYPE \
+            or out[_MAGIC_AT:_MAGIC_AT + len(_MATCH_MAGIC)] != _MATCH_MAGIC:
+        return None
+    used = len(blob) - len(d.unused_data)
+    entry = ArchiveEntry(name="temp.xg", path="", original_size=len(out), compressed_size=used,
+                         start=0, offset=start, crc=zlib.crc32(out), compressed=True, level=0)
+    return Container(header=header, archive_offset=start, registry_offset=start + used,
+                     record_offset=end, archive_version=0, entries=[entry],
+                     streams={"temp.xg": out}, thumbnail=data[header.header_size
+                                                              + header.thumbnail_offset:start],
+                     recovered=Recovered(registry=registry, data=size, offset=start, size=used))
+
+
 def read_container(data: bytes, path: str = "") -> Container:
     """Parse the whole outer file: header, archive record, registry, streams."""
     header = read_header(data, path)
@@ -213,16 +274,27 @@ def read_container(data: bytes, path: str = "") -> Container:
     rec_at = n - ARCHIVE_RECORD_SIZE
     crc, count, version, reg_size, data_size, reg_flag, _reserved = _ARCHIVE.unpack_from(data, rec_at)
     room = rec_at - body_start
+    problem: DamagedFile | None = None
     if reg_size < 0 or data_size < 0 or reg_size + data_size > room:
-        raise DamagedFile(path, key="GM006.xg-archive-sizes",
-                          fields={"registry": reg_size, "data": data_size, "room": room},
-                          offset=rec_at)
-    if not 1 <= count <= MAX_FILES:
-        raise DamagedFile(path, key="GM006.xg-file-count", fields={"count": count},
-                          offset=rec_at + 4)
-    if reg_flag not in (0, 1):
-        raise DamagedFile(path, key="GM006.xg-registry-flag", fields={"flag": reg_flag},
-                          offset=rec_at + 20)
+        problem = DamagedFile(path, key="GM006.xg-archive-sizes",
+                              fields={"registry": reg_size, "data": data_size, "room": room,
+                                      "record": ARCHIVE_RECORD_SIZE, "start": body_start},
+                              offset=rec_at)
+    elif not 1 <= count <= MAX_FILES:
+        problem = DamagedFile(path, key="GM006.xg-file-count", fields={"count": count},
+                              offset=rec_at + 4)
+    elif reg_flag not in (0, 1):
+        problem = DamagedFile(path, key="GM006.xg-registry-flag", fields={"flag": reg_flag},
+                              offset=rec_at + 20)
+    if problem is not None:
+        # the last 36 bytes are not XG's archive record (the file is cut
+        # short, or another program rewrote its archive). XG writes the game
+        # data (temp.xg) first, right after the thumbnail (where gammonview's
+        # reader takes it): read it from there
+        box = _game_data_after_thumbnail(data, header, body_start, rec_at, reg_size, data_size)
+        if box is None:
+            raise problem
+        return box
     reg_at = rec_at - reg_size
     arc_at = reg_at - data_size
     actual = zlib.crc32(data[arc_at:rec_at])

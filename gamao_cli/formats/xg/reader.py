@@ -374,6 +374,8 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
             header = rec
             checkers = rec.checkers
             match = m.Match(length=rec.length, tags=_tags(rec), path=path)
+            if box.recovered is not None:
+                match.notes.append(_recovered_note(box))
             stated_games = []
             for i in (rec.comment_header, rec.comment_footer):
                 text = comment(i)
@@ -423,6 +425,15 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
                              offset=box.entry(GAME_STREAM).offset)
     close_match()
     return out
+
+
+def _recovered_note(box: Container) -> m.ReaderNote:
+    """The info (GM030) of a file whose archive record another program
+    rewrote: gamao read the game data found after the thumbnail."""
+    got = box.recovered
+    return m.ReaderNote("GM030", "GM030.xg-archive", {
+        "registry": got.registry, "data": got.data, "offset": got.offset, "size": got.size,
+        "records": len(box.streams[GAME_STREAM]) // r.RECORD_SIZE})
 
 
 def _move_number_of(build: _GameBuild, added: int) -> int:
