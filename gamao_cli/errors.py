@@ -86,6 +86,13 @@ class NotAMatchFile(InputError):
     """The text is not a backgammon match record at all."""
 
 
+class ForeignLanguage(NotAMatchFile):
+    """A record in another language than the one gamao reads (GNU
+    Backgammon's translated text export): code GM013, naming the language."""
+
+    code = "GM013"
+
+
 class SyntaxProblem(InputError):
     """The text looks like a match record but the grammar rejects part of it."""
 

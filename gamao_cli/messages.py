@@ -50,6 +50,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     _c("GM008", "input", ERROR, "gamao itself failed on this file (an internal error: a bug in "
                                 "gamao, to report with the file)"),
+    _c("GM013", "syntax", ERROR, "a GNU Backgammon text export in another language than "
+                                 "English (gamao reads the English one)"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -65,6 +67,11 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
                                   "not roll"),
     _c("GM112", "notation", INFO, "a 0/0 step (a die with no checker left to move) is read as "
                                   "nothing"),
+    _c("GM114", "notation", INFO, "GNU Backgammon's export writes a game's last dance twice "
+                                  "(the second is left out)"),
+    _c("GM115", "notation", INFO, "GNU Backgammon's export writes a double with no answer before "
+                                  "the other player wins (read as a resignation)"),
+    _c("GM116", "notation", ERROR, "the Match ID the record states differs from the replay's"),
     # checker play
     _c("GM201", "play", ERROR, "the opening roll is a double"),
     _c("GM202", "play", ERROR, "a step of a distance no die shows"),
@@ -107,6 +114,9 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM412", "score", INFO, "a player gives up the whole match"),
     _c("GM413", "score", INFO, "the record starts in the middle of the match, or games are "
                                "missing between its score lines"),
+    _c("GM414", "score", WARNING, "a game is missing between a match's game files"),
+    _c("GM415", "score", WARNING, "two game files claim the same game (the second is left out)"),
+    _c("GM416", "score", WARNING, "a game file names other players than the match's first file"),
     # conversion notes: what a target format cannot hold as it stands
     _c("GM501", "conversion", WARNING, "a player name a .mat score line cannot hold as it is"),
     _c("GM502", "conversion", WARNING, "cells GNU Backgammon does not read are kept"),
@@ -163,6 +173,19 @@ MESSAGES: dict[str, str] = {
     "GM109": "{cell}: the record states the position {stated} before this action, but the "
              "replay reaches {replayed}",
     "GM110": "{cell}: eXtreme Gammon marks this play invalid",
+    "GM114": "{player}'s dance with {dice} is written twice, as GNU Backgammon's text export "
+             "writes a game's last dance: the second is left out",
+    "GM115": "{player} doubles and {winner} wins with no answer written: GNU Backgammon's text "
+             "export writes so a resignation (a \"Losses\" cell its import read as a double); "
+             "read as {player} resigning",
+    "GM115.drop": "{player} doubles and wins with no answer written: GNU Backgammon's text "
+                  "export writes so a drop (a \"Losses\" cell its import read as a double); "
+                  "read as {other} dropping",
+    "GM116": "{cell}: the record states the Match ID {stated} ({what}: {stated_value}) before "
+             "this action, but the replay gives {replayed} ({replayed_value})",
+    "GM414": "game {game} is missing: the next game file, {file}, holds game {next}",
+    "GM415": "{file} holds game {game} too, as {other} does: it is left out",
+    "GM416": "{file} names the players {names}, but the match's first file {first}",
     "GM110.snowie": "{action}: the record marks {player}'s play with {d1}-{d2} illegal and "
                     "states the position after it; the replay goes on from that position",
     # SGF (the writer's notes start with where they are: a match, a game)
@@ -283,6 +306,35 @@ READER_MESSAGES: dict[str, str] = {
     "unicode.other": "{reason}",
     # the match file
     "GM002.no-header": "not a match file: no \"N point match\" header line",
+    # GNU Backgammon's text export (formats/gnubg_text)
+    "GM013": "a GNU Backgammon text export in {language}: gamao reads the English export "
+             "(export it again from GNU Backgammon with its language set to English)",
+    "GM002.gnubg-text": "not a GNU Backgammon text export: it is empty",
+    "GM001.gnubg-score-line": "a GNU Backgammon text export starts with its score line: \"The "
+                              "score (after N games) is: NAME N, NAME N (match to N points)\"",
+    "GM001.gnubg-number": "{what} {number}: gamao reads at most {limit} here",
+    "GM001.gnubg-lines": "a game file of {count} lines: gamao reads at most {limit}",
+    "GM001.gnubg-long-line": "a line of {length} characters: gamao reads lines of at most "
+                             "{limit} in a GNU Backgammon text export",
+    "GM001.gnubg-same-names": "both players are called {name!r}: their moves cannot be told "
+                              "apart",
+    "GM001.gnubg-tag": "a line of the Match Information must be \"Name: value\"",
+    "GM001.gnubg-line": "cannot read this line: expected a \"Move number\" heading, a "
+                        "result (\"NAME wins N points\") or the game statistics",
+    "GM001.gnubg-heading": "a move heading must be \"Move number N:  NAME to play DD\", "
+                           "\"... NAME on roll, cube decision?\" or \"... NAME doubles to N\"",
+    "GM001.gnubg-player": "{name!r} is neither player of the score line ({first!r}, "
+                          "{second!r})",
+    "GM001.gnubg-no-action": "move {move} says no action (no line \"* NAME moves ...\")",
+    "GM001.gnubg-action": "an action line must be \"* NAME moves PLAY\", \"* NAME cannot "
+                          "move\", \"* NAME doubles\", \"accepts\" or \"rejects\"",
+    "GM001.gnubg-action-kind": "{action!r} does not answer its heading {heading!r}",
+    "GM001.gnubg-play": "{play!r} is not a play: " + "a play step must look like 13/7, "
+                        "24/18*, bar/22 or 6/off(2)",
+    "GM001.gnubg-id": "{what} {id!r}: {reason}",
+    "GM001.gnubg-second-win": "a second result in one game file",
+    "GM001.gnubg-length": "this game file is of a {length}-point match, the match's first "
+                          "file of a {first}-point one",
     "GM001.score-line": _SCORE_WORDS + " must follow the Game line",
     "GM001.not-a-cell": "this is not a move, cube action or result",
     "GM001.step": _STEP_SHAPE,

@@ -24,7 +24,13 @@ def default_endings() -> tuple[str, ...]:
 
 def iter_input_files(paths: Iterable[str], globs: tuple[str, ...] = ()) -> Iterator[str]:
     """Expand folders recursively (following links, each real folder once),
-    taking the files whose ending a format reads (or that match ``globs``)."""
+    taking the files whose ending a format reads (or that match ``globs``);
+    the files that make one match together (GNU Backgammon's text export,
+    one file a game) come as one path (:func:`gamao_cli.formats.group_paths`)."""
+    yield from formats.group_paths(list(_expand(paths, globs)))
+
+
+def _expand(paths: Iterable[str], globs: tuple[str, ...]) -> Iterator[str]:
     endings = default_endings()
     seen_dirs: set[str] = set()
     for p in paths:

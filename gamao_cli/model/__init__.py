@@ -2,11 +2,11 @@
 actions (:mod:`.records`), and the one notation of plays (:mod:`.notation`)."""
 from .notation import BAR, OFF, point_text
 from .records import (LEFT, RIGHT, Action, ActionType, Dance, Double, Drop, Game,
-                      IllegalPlayMarker, Loss, Match, Play, PlayText, Resign, ScoreLine, Step,
+                      IllegalPlayMarker, Loss, Match, Notice, Play, PlayText, Resign, ScoreLine, Step,
                       Tag, Take, UnplayedRoll, Win, ROLLS, dice_text, parse_steps, play_shape)
 
 __all__ = [
     "BAR", "LEFT", "OFF", "RIGHT", "Action", "ActionType", "Dance", "Double", "Drop", "Game",
-    "IllegalPlayMarker", "Loss", "Match", "Play", "PlayText", "Resign", "ScoreLine", "Step",
+    "IllegalPlayMarker", "Loss", "Match", "Notice", "Play", "PlayText", "Resign", "ScoreLine", "Step",
     "Tag", "Take", "UnplayedRoll", "Win", "ROLLS", "dice_text", "parse_steps", "play_shape", "point_text",
 ]
