@@ -71,6 +71,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
                                   "(the second is left out)"),
     _c("GM115", "notation", INFO, "GNU Backgammon's export writes a double with no answer before "
                                   "the other player wins (read as a resignation)"),
+    _c("GM117", "notation", INFO, "BGBlitz writes no points for a record's last game: the "
+                                  "match's final score gives them"),
     _c("GM116", "notation", ERROR, "the Match ID the record states differs from the replay's"),
     # checker play
     _c("GM201", "play", ERROR, "the opening roll is a double"),
@@ -183,6 +185,8 @@ MESSAGES: dict[str, str] = {
                   "read as {other} dropping",
     "GM116": "{cell}: the record states the Match ID {stated} ({what}: {stated_value}) before "
              "this action, but the replay gives {replayed} ({replayed_value})",
+    "GM117": "game {game}: BGBlitz writes that {player} wins it with 0 points, and the final "
+             "score {final0}-{final1}: read as {player} winning {points}",
     "GM414": "game {game} is missing: the next game file, {file}, holds game {next}",
     "GM415": "{file} holds game {game} too, as {other} does: it is left out",
     "GM416": "{file} names the players {names}, but the match's first file {first}",
@@ -306,6 +310,28 @@ READER_MESSAGES: dict[str, str] = {
     "unicode.other": "{reason}",
     # the match file
     "GM002.no-header": "not a match file: no \"N point match\" header line",
+    # BGBlitz (formats/bgf): GM002 not a .bgf file, GM006 a damaged one
+    "GM002.bgf-header": "not a BGBlitz file: its first line is not the JSON header "
+                        "{{\"format\":\"BGF\", ...}}",
+    "GM006.bgf-inflate": "the compressed match is damaged ({reason})",
+    "GM006.bgf-too-big": "the compressed match decompresses to more than {limit} bytes",
+    "GM006.bgf-cut": "the compressed match stops before its end (cut short)",
+    "GM006.bgf-smile": "byte {at} of its {size} decompressed bytes: {problem}",
+    "GM006.bgf-json": "the match is not JSON ({reason})",
+    "GM006.bgf-field": "the record's {field}: {problem}",
+    "bgf.smile.header": "no Smile header (\":)\\n\")",
+    "bgf.smile.cut-short": "the Smile data stops in the middle of a value (cut short)",
+    "bgf.smile.too-long": "a value of {size} bytes (gamao reads at most {limit})",
+    "bgf.smile.utf8": "a string that is not UTF-8",
+    "bgf.smile.vint": "a number of more than 64 bits",
+    "bgf.smile.reference": "a reference to shared string {index}, of {known} seen",
+    "bgf.smile.too-many": "more than {limit} values",
+    "bgf.smile.token": "the byte 0x{token:02X} is no Smile value",
+    "bgf.smile.key": "the byte 0x{token:02X} is no Smile property name",
+    "bgf.smile.depth": "nested more than {limit} levels deep",
+    "bgf.smile.decimal": "a decimal with a scale of {scale}",
+    "bgf.smile.version": "Smile version {version} (only version 0 is known)",
+    "bgf.smile.trailing": "bytes after the end of the Smile value",
     # GNU Backgammon's text export (formats/gnubg_text)
     "GM013": "a GNU Backgammon text export in {language}: gamao reads the English export "
              "(export it again from GNU Backgammon with its language set to English)",

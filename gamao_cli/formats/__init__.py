@@ -14,7 +14,7 @@ Adding a format is adding its folder (a class implementing
 
 >>> from gamao_cli import formats
 >>> [f.name for f in formats.FORMATS.values()]
-['xg', 'sgf', 'json', 'gnubg-text', 'mat', 'html']
+['xg', 'bgf', 'sgf', 'json', 'gnubg-text', 'mat', 'html']
 >>> detect(b"(;GM[6]").name, detect(b"{").name, detect(b" 1 point match").name
 ('sgf', 'json', 'mat')
 >>> [m.length for m in parse_text(" 3 point match\\n", "x.mat")]
@@ -39,6 +39,7 @@ __all__ = [
 #: module:class of every format, in detection order (the match file last).
 _REGISTRY = (
     "gamao_cli.formats.xg:XgFormat",
+    "gamao_cli.formats.bgf:BgfFormat",
     "gamao_cli.formats.sgf:SgfFormat",
     "gamao_cli.formats.json:JsonFormat",
     "gamao_cli.formats.gnubg_text:GnubgTextFormat",
@@ -91,7 +92,7 @@ def file_endings() -> tuple[str, ...]:
     format that folders hold as match records.
 
     >>> file_endings()
-    ('.xg', '.xgp', '.sgf', '.mat', '.txt')
+    ('.xg', '.xgp', '.bgf', '.sgf', '.mat', '.txt')
     """
     out: list[str] = []
     for f in readable():

@@ -59,14 +59,17 @@ def canonical(match: m.Match, swap: bool = False) -> list:
             a = r.action
             p = 1 - a.player if swap else a.player
             if isinstance(a, m.Play):
-                acts.append(("play", p, tuple(sorted(a.dice)),
-                             tuple(sorted((s, d) for s, d, *_ in r.steps))))
+                moves = tuple(sorted((s, d) for s, d, *_ in r.steps)) if r.steps else \
+                    tuple(sorted(a.movements()))
+                acts.append(("play", p, tuple(sorted(a.dice)), moves))
             elif isinstance(a, m.Dance):
                 acts.append(("dance", p, tuple(sorted(a.dice))))
             elif isinstance(a, m.Double):
                 acts.append(("double", p, a.value, a.kind))
             elif isinstance(a, m.Win):
-                acts.append(("win", p, a.points))
+                # the points as the rules give them stand in the game's entry:
+                # a record may write the points needed, another the cube's full value
+                acts.append(("win", p))
             else:
                 acts.append((type(a).__name__, p))
         winner = res.winner if res.winner is None or not swap else 1 - res.winner
