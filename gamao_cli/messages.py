@@ -187,6 +187,12 @@ MESSAGES: dict[str, str] = {
              "this action, but the replay gives {replayed} ({replayed_value})",
     "GM117": "game {game}: BGBlitz writes that {player} wins it with 0 points, and the final "
              "score {final0}-{final1}: read as {player} winning {points}",
+    # the fields of a Match ID, as GM116 names the one that differs
+    "matchid.cube": "the cube", "matchid.cube-owner": "the cube's owner",
+    "matchid.player-on-roll": "the player on roll", "matchid.player-to-act": "the player to act",
+    "matchid.double-offered": "a double offered", "matchid.dice": "the dice",
+    "matchid.match-length": "the match length", "matchid.score": "the score",
+    "matchid.Crawford-game": "the Crawford game",
     "GM414": "game {game} is missing: the next game file, {file}, holds game {next}",
     "GM415": "{file} holds game {game} too, as {other} does: it is left out",
     "GM416": "{file} names the players {names}, but the match's first file {first}",
@@ -338,13 +344,13 @@ READER_MESSAGES: dict[str, str] = {
     "GM002.gnubg-text": "not a GNU Backgammon text export: it is empty",
     "GM001.gnubg-score-line": "a GNU Backgammon text export starts with its score line: \"The "
                               "score (after N games) is: NAME N, NAME N (match to N points)\"",
-    "GM001.gnubg-number": "{what} {number}: gamao reads at most {limit} here",
+    "GM001.gnubg-number": "the number {number} is too big: gamao reads at most {limit} here",
     "GM001.gnubg-lines": "a game file of {count} lines: gamao reads at most {limit}",
     "GM001.gnubg-long-line": "a line of {length} characters: gamao reads lines of at most "
                              "{limit} in a GNU Backgammon text export",
     "GM001.gnubg-same-names": "both players are called {name!r}: their moves cannot be told "
                               "apart",
-    "GM001.gnubg-tag": "a line of the Match Information must be \"Name: value\"",
+    "GM001.gnubg-tag": "a line of the \"Match Information:\" must be \"Name: value\"",
     "GM001.gnubg-line": "cannot read this line: expected a \"Move number\" heading, a "
                         "result (\"NAME wins N points\") or the game statistics",
     "GM001.gnubg-heading": "a move heading must be \"Move number N:  NAME to play DD\", "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from gamao_cli import model as m
 from gamao_cli.ids import MatchState, match_id, position_id
+from gamao_cli.messages import Msg
 
 from .diagnostics import Diagnostic
 
@@ -101,7 +102,8 @@ def _check_match_id(g, a: m.ActionType, state: MatchState) -> None:
                     jacoby=state.jacoby))
             except ValueError:
                 ours = "-"
-            _say(g, a, "GM116", {"cell": a.text(), "stated": match_id(state), "what": what,
+            _say(g, a, "GM116", {"cell": a.text(), "stated": match_id(state),
+                                 "what": Msg("matchid." + what.replace(" ", "-"), {}),
                                  "stated_value": value, "replayed": ours,
                                  "replayed_value": replayed[what]})
             return

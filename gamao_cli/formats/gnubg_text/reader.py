@@ -90,8 +90,8 @@ def _syntax(path: str, key: str, fields: dict, line: int, column: int = 1,
 
 def _number(digits: str, path: str, line: int, column: int, what: str) -> int:
     if len(digits) > 5 or int(digits) > MAX_NUMBER:
-        raise _syntax(path, "GM001.gnubg-number", {"what": what, "number": digits[:20],
-                                                   "limit": MAX_NUMBER}, line, column, digits)
+        raise _syntax(path, "GM001.gnubg-number", {"number": digits[:20], "limit": MAX_NUMBER},
+                      line, column, digits)
     return int(digits)
 
 
