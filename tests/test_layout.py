@@ -123,6 +123,10 @@ FORBIDDEN = {
     "gamao_cli.render": ("gamao_cli.cli",),
     "gamao_cli.tables": ("gamao_cli.cli",),
     "gamao_cli.formats": ("gamao_cli.render", "gamao_cli.tables", "gamao_cli.cli"),
+    # the analysis knows the model (and the decisions the readers fill), never
+    # a format, a display or the CLI
+    "gamao_cli.analysis": ("gamao_cli.formats", "gamao_cli.render", "gamao_cli.tables",
+                           "gamao_cli.cli"),
     "gamao_cli.messages": tuple(f"gamao_cli.{p}" for p in ("model", "rules", "formats", "replay",
                                                           "ids", "render", "tables", "cli")),
     # the errors render their messages from the one table, and know nothing else

@@ -27,6 +27,7 @@ from gamao_cli.errors import NotAMatchFile, SyntaxProblem
 from gamao_cli.formats import parse_text as load_text
 from gamao_cli.formats.mat.reader import read_matches
 from gamao_cli.model import play_shape
+from gamao_cli.analysis.decisions import decisions_of
 from gamao_cli.formats.sgf.reader import letter_point, parse_trees, point_letter, read_sgf, unescape
 from gamao_cli.formats.sgf.writer import write_sgf as convert
 from gamao_cli.replay.replay import Rules, validate_match
@@ -81,12 +82,20 @@ def test_repeated_property_values_add_up_and_ff3_identifiers():
     assert tree.nodes[1]["PW"].value == "Ann"
 
 
-def test_analysis_and_unknown_properties_are_skipped():
+def test_unknown_properties_are_skipped_and_the_analysis_kept_as_written():
     text = (HEAD + "GS[M:1 2][C:3]\n;W[31hefe]A[0][hefe E ver 3 0.5 0C 0 1 0.0 1]LU[0.1]"
             "MR[]ZZ[x\\]y]DA[1];B[62agln]BM[2]DO[1]GB[1]GW[1]BC[1]DC[1]CR[1])")
     [tree] = parse_trees(text)
-    assert set(tree.nodes[1]) == {"W"} and set(tree.nodes[2]) == {"B"}
-    assert len(read_sgf(text)[0].games[0].actions) == 2
+    assert set(tree.nodes[1]) == {"W", "A", "LU", "DA"}
+    assert set(tree.nodes[2]) == {"B", "BM", "DO", "GB", "GW", "BC", "DC"}
+    assert "GS" not in tree.nodes[0]
+    actions = read_sgf(text)[0].games[0].actions
+    assert len(actions) == 2
+    # the A and DA values here are cut short: what can be read is (the luck)
+    first = decisions_of(actions[0])
+    assert first.checker is None and first.cube is None and first.luck.value == 0.1
+    # marks without a figure say nothing gamao can count
+    assert decisions_of(actions[1]) is None
 
 
 def test_variations_follow_the_main_line():

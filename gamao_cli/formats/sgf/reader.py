@@ -2,7 +2,8 @@
 
 The grammar lives in ``grammar/sgf.lark``; Lark's LALR parser applies
 :class:`SgfBuilder` while it parses, keeping only the properties gamao uses
-(analysis properties are dropped as soon as they are read).
+(an action's analysis is kept as written, unknown properties are dropped as
+soon as they are read).
 
 How SGF maps to the model (FORMATS.md section 2, checked against GNU
 Backgammon's own ``.mat`` and ``.sgf`` exports of the same matches):
@@ -64,8 +65,12 @@ Backgammon's own ``.mat`` and ``.sgf`` exports of the same matches):
   score-line ratings, a missing score line, a take the record leaves out, a
   result the record does not write. So gamao reads its own SGF into the
   match it was written from.
-- Analysis and unknown properties (``A``, ``DA``, ``LU``, ``GS``, ``MR``...)
-  are skipped. Every action carries the line and column of its property.
+- GNU Backgammon's analysis of an action (``A``, ``DA``, ``LU`` and the marks
+  ``BM``, ``DO``, ``BC``, ``DC``, ``GW``, ``GB``) is kept, as written, in the
+  action's ``analysis`` (:class:`~gamao_cli.formats.sgf.analysis.SgfAnalysis`,
+  decoded into :mod:`gamao_cli.analysis.decisions` only when read). ``GS``
+  (gnubg's own statistics), ``MR`` and unknown properties are skipped. Every
+  action carries the line and column of its property.
 
 >>> text = ("(;FF[4]GM[6]MI[length:1][game:0][ws:0][bs:0]PW[Ann]PB[Bob]RE[W+1R]"
 ...         ";W[31hefe];B[62agln])")
@@ -91,6 +96,8 @@ from gamao_cli.rules import Position
 from ..grammars import grammar_text
 from ..limits import MAX_DIGITS, MAX_MOVEMENTS, fits, play_problem, too_long
 from ..mat.reader import roll_play_readable
+from .analysis import PROPERTIES as ANALYSIS_PROPERTIES
+from .analysis import SgfAnalysis
 
 GRAMMAR_FILE = "sgf.lark"
 
@@ -99,7 +106,7 @@ KEPT = frozenset({
     "GM", "AP", "MI", "PW", "PB", "WR", "BR", "DT", "EV", "RO", "PC", "AN", "GC", "RU", "RE",
     "W", "B", "C", "AE", "AW", "AB", "PL", "CV", "CP", "DI",
     "XR", "XT", "XA", "XS", "XE", "XL", "XI", "XC", "XV", "XN",
-})
+}) | ANALYSIS_PROPERTIES
 
 # gamao's private properties: what a match file says and SGF cannot. Their
 # names have two letters, which GNU Backgammon ignores (a longer unknown
@@ -248,8 +255,10 @@ class SgfBuilder(Transformer):
         name = _ident(str(c[0]))
         if name not in KEPT:
             return None
-        text = name in _TEXT
         vals = c[1:]
+        if name in ANALYSIS_PROPERTIES:   # kept as written, decoded when read
+            return SgfProp(name, [str(v)[1:-1] for v in vals], c[0].line, c[0].column, [])
+        text = name in _TEXT
         return SgfProp(name, [unescape(str(v), text) for v in vals], c[0].line, c[0].column,
                        [(v.line, v.column) for v in vals])
 
@@ -526,7 +535,10 @@ class _GameReader:
             for colour in ("W", "B"):
                 prop = node.get(colour)
                 if prop is not None:
+                    before = len(self.game.actions)
                     self.move(prop, 0 if colour == "W" else 1, node)
+                    if len(self.game.actions) > before and not ANALYSIS_PROPERTIES.isdisjoint(node):
+                        self.analysis(self.game.actions[-1], node)
             extra = node.get(EXTRA_PROPERTY)
             if extra is not None:
                 self.extra(extra)
@@ -587,6 +599,17 @@ class _GameReader:
                     self.last_action, self.last_tag = None, ""
         else:
             self.roll(prop, player, value, node.get(SPELLING_PROPERTY))
+
+    def analysis(self, action: m.ActionType, node: dict[str, SgfProp]) -> None:
+        """Hang GNU Backgammon's analysis of the node (:mod:`.analysis`) on
+        its action, to be decoded when read."""
+        kind = {m.Play: "roll", m.Dance: "roll", m.Double: "double", m.Take: "take",
+                m.Drop: "drop"}.get(type(action))
+        if kind is None:
+            return
+        props = {name: node[name].values for name in ANALYSIS_PROPERTIES if name in node}
+        action.analysis = SgfAnalysis(props, kind, action.player, getattr(action, "dice", None),
+                                      bool(self.r.match.length), letter_point)
 
     def extra(self, prop: SgfProp) -> None:
         """gamao's ``XA`` node: a cell SGF has no node for."""

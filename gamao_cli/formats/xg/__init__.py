@@ -45,13 +45,15 @@ class XgFormat:
         if is_position_file(box, recs):
             return iter(())   # a position, not a match: `gamao position` draws it
         matches = []
+        no_doubles = _no_doubles(recs)
         for match, games in matches_of(box, recs, located, source.label):
             for stated_actions in games:
                 for s in stated_actions:
                     if s.me is not None:
                         s.action.stated = (s.me, s.opp)
                     if s.record is not None and _has_analysis(s.action, s.record):
-                        s.action.analysis = Analysis(s.action, s.record)
+                        s.action.analysis = Analysis(s.action, s.record,
+                                                     no_doubles.get(id(s.record)))
             matches.append(match)
         return iter(matches)
 
@@ -81,6 +83,8 @@ def _figure(value: float) -> float | None:
     return None if value <= _NOT_ANALYSED + 0.5 else round(float(value), 6)
 
 
+_UNREAD = object()
+
 _PLAY_TEXTS: BoundedCache[tuple, str] = BoundedCache(16384)
 
 
@@ -108,21 +112,71 @@ def _has_analysis(action: Any, record: Any) -> bool:
         (isinstance(record, r.CubeAction) and isinstance(action, (m.Double, m.Take, m.Drop)))
 
 
+def _no_doubles(recs: Sequence[Any]) -> dict[int, Any]:
+    """The cube records where a player did not double (``double == 0``),
+    keyed by the ``id`` of the move record of that player's roll that
+    follows them: GNU Backgammon keeps a no-double on the roll's record,
+    and so does the decisions model."""
+    from . import records as r
+    out: dict[int, Any] = {}
+    pending: dict[int, Any] = {}
+    for rec in recs:
+        kind = type(rec)
+        if kind is r.CubeAction:
+            if rec.double == 0:
+                pending[rec.player] = rec
+            else:
+                pending.pop(rec.player, None)
+        elif kind is r.CheckerMove:
+            cube = pending.pop(rec.player, None)
+            if cube is not None:
+                out[id(rec)] = cube
+        elif kind is r.GameHeader or kind is r.GameEnd:
+            pending.clear()
+    return out
+
+
 class Analysis(Mapping):
     """XG's analysis of one action (:func:`analysis_of`), read from its
     record when first looked at: checking a match needs none of it, writing
     its JSON all of it. A read-only mapping; ``dict(analysis)`` is the plain
-    dict."""
+    dict; :attr:`decisions` is the same analysis in
+    :mod:`gamao_cli.analysis.decisions` (with, on a roll, the cube decision
+    its player made before it: ``no_double``, the cube record where he did
+    not double)."""
 
-    __slots__ = ("_source", "_data")
+    __slots__ = ("_source", "_data", "_decisions", "_flags")
 
-    def __init__(self, action: Any, record: Any):
-        self._source: tuple | None = (action, record)
+    def __init__(self, action: Any, record: Any, no_double: Any = None):
+        self._source: tuple | None = (action, record, no_double)
         self._data: dict | None = None
+        self._decisions: Any = _UNREAD
+        self._flags = (record.invalid, record.flagged)
+
+    def __bool__(self) -> bool:   # without decoding
+        return True
+
+    def get(self, key: str, default: Any = None) -> Any:
+        # XG's own marks are fields of the record: no need to decode the rest
+        if key == "invalid" and self._data is None:
+            return self._flags[0]
+        return super().get(key, default)
+
+    @property
+    def decisions(self) -> Any:
+        if self._decisions is _UNREAD:
+            from .decisions import decisions
+            # _source is kept until the mapping is made, which makes this first
+            self._decisions = decisions(*self._source)
+        return self._decisions
 
     def _dict(self) -> dict:
         if self._data is None:
-            self._data = analysis_of(*self._source) or {}
+            action, record, _no_double = self._source
+            data = analysis_of(action, record) or {}
+            if self.decisions is not None:
+                data["decisions"] = self.decisions.to_json()
+            self._data = data
             self._source = None
         return self._data
 

@@ -1,0 +1,254 @@
+"""GNU Backgammon's analysis properties, mapped into :mod:`gamao_cli.analysis.decisions`.
+
+GNU Backgammon's ``sgf.c`` writes, on the node of an action:
+
+- ``A[i][move E ver 3 p0 p1 p2 p3 p4 eq plies[C] 0 det noise prune]...``: the
+  checker analysis of a roll: ``i`` the rank (from 0) of the play made, then
+  every legal play, best first, with its five cubeless chances and its
+  equity (normalised to a 1-cube, EMG); a rolled-out play reads ``move X ver
+  3 Score eq eq2 Trials n Output o0..o6 StdDev ...``;
+- ``DA[E ver 3 plies[C] det noise prune o0..o6 o0..o6]``: the cube analysis,
+  GNU Backgammon's two output rows (no double; double, take): five chances,
+  the cubeless equity and the cubeful one; in match play the cubeful figures
+  are match winning chances, for money EMG (double/take already doubled). A
+  rollout reads ``X ver 3 Eq Trials n NoDouble Output ... DoubleTake Output
+  ...``. On a roll's node it is the roller's no-double; on a double's, a
+  take's or a drop's node the doubler's decision;
+- ``LU[x]``: the luck of the roll (EMG); ``GW[n]``/``GB[n]``: the roll was
+  lucky (1) or very lucky (2) for White/Black (an unlucky roll is marked as
+  lucky for the other side);
+- ``BM[1]``/``BM[2]``/``DO[]``: the play (on an answer's node: the answer)
+  marked bad / very bad / doubtful; ``BC``/``DC``: the same for the cube.
+
+``GS`` (the statistics GNU Backgammon saved) is never read into a figure.
+
+The reader keeps these values as written and hangs a :class:`SgfAnalysis`
+on the action; nothing is decoded until a consumer reads it, so checking a
+match costs nothing more.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Callable
+
+from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
+                                          Depth, Luck, Probabilities)
+from gamao_cli.model.notation import format_steps
+
+PROGRAM = "GNU Backgammon"
+#: The properties of an action's node that hold its analysis.
+PROPERTIES = frozenset({"A", "DA", "LU", "BM", "DO", "BC", "DC", "GW", "GB"})
+
+_SKILL = {"1": "bad", "2": "very bad"}
+
+
+def _floats(tokens: list[str]) -> list[float]:
+    return [float(t) for t in tokens]
+
+
+def _eval_depth(token: str) -> Depth:
+    """``0C``, ``2``: GNU Backgammon's plies, C when cubeful."""
+    cubeful = token.endswith("C")
+    plies = int(token[:-1] if cubeful else token)
+    return Depth(PROGRAM, "evaluation", plies, cubeful, f"{plies}-ply")
+
+
+_ROLLOUT = Depth(PROGRAM, "rollout", None, None, "rollout")
+
+
+def _after(tokens: list[str], *words: str) -> int:
+    """The index just after the first run of ``words`` in ``tokens``."""
+    n = len(words)
+    for i in range(len(tokens) - n + 1):
+        if tokens[i:i + n] == list(words):
+            return i + n
+    raise ValueError(" ".join(words))
+
+
+def candidate(value: str, player: int, point_of: Callable[[str, int], int]) -> Candidate:
+    """One value of ``A`` (after the rank) as a :class:`Candidate`.
+
+    >>> from gamao_cli.formats.sgf.reader import letter_point
+    >>> c = candidate("agln E ver 3 0.507380 0.133161 0.006572 0.140586 0.005943 "
+    ...               "0.013852 0C 0 1 0.000000 1", 1, letter_point)
+    >>> c.play, c.equity, c.probabilities.win, c.depth.text
+    ('24/18 13/11', 0.013852, 0.50738, '0-ply')
+    """
+    move, _, rest = value.strip().partition(" ")
+    tokens = rest.split()
+    steps = tuple((point_of(move[i], player), point_of(move[i + 1], player))
+                  for i in range(0, len(move) - 1, 2))
+    play = format_steps([(s, d, False) for s, d in steps])
+    if tokens[:1] == ["E"]:
+        at = _after(tokens, "ver") + 1
+        figures = _floats(tokens[at:at + 6])
+        return Candidate(play, figures[5], Probabilities(*figures[:5]),
+                         _eval_depth(tokens[at + 6]), steps)
+    if tokens[:1] == ["X"]:
+        at = _after(tokens, "Score")
+        out = _after(tokens, "Output")
+        figures = _floats(tokens[out:out + 5])
+        return Candidate(play, float(tokens[at]), Probabilities(*figures), _ROLLOUT, steps)
+    raise ValueError(value)
+
+
+def cube_rows(value: str) -> tuple[list[float], list[float], Depth]:
+    """The two output rows of a ``DA`` value and its depth.
+
+    >>> nd, dt, depth = cube_rows("E ver 3 0C 1 0.000000 1 0.49 0.14 0.005 0.13 0.006 -0.007 "
+    ...                           "0.4993 0.49 0.14 0.005 0.13 0.006 -0.007 0.4818")
+    >>> nd[6], dt[6], depth.text
+    (0.4993, 0.4818, '0-ply')
+    """
+    tokens = value.split()
+    if tokens[:1] == ["E"]:
+        at = _after(tokens, "ver") + 1
+        depth = _eval_depth(tokens[at])
+        figures = _floats(tokens[at + 4:at + 18])
+        if len(figures) != 14:
+            raise ValueError(value)
+        return figures[:7], figures[7:], depth
+    if tokens[:1] == ["X"]:
+        nd = _after(tokens, "NoDouble", "Output")
+        dt = _after(tokens, "DoubleTake", "Output")
+        return _floats(tokens[nd:nd + 7]), _floats(tokens[dt:dt + 7]), _ROLLOUT
+    raise ValueError(value)
+
+
+def _mark(props: Mapping[str, list[str]], bad: str, doubtful: str) -> str | None:
+    if bad in props:
+        return _SKILL.get((props[bad] or ["1"])[0].strip(), "bad")
+    if doubtful in props:
+        return "doubtful"
+    return None
+
+
+def _luck_mark(props: Mapping[str, list[str]], player: int) -> str | None:
+    mine, theirs = ("GW", "GB") if player == 0 else ("GB", "GW")
+    for name, words in ((mine, ("lucky", "very lucky")), (theirs, ("unlucky", "very unlucky"))):
+        if name in props:
+            return words[1] if (props[name] or ["1"])[0].strip() == "2" else words[0]
+    return None
+
+
+def decode(props: Mapping[str, list[str]], kind: str, player: int, dice: tuple[int, int] | None,
+           match_play: bool, point_of: Callable[[str, int], int]) -> Analysis | None:
+    """The :class:`Analysis` of one node's analysis properties (``kind``:
+    "roll", "double", "take", "drop"; ``player``: who acts); None when they
+    hold none gamao can read."""
+    checker = cube = luck = None
+    a = props.get("A")
+    if kind == "roll" and a and dice is not None:
+        try:
+            rank = int(a[0])
+            cands = tuple(candidate(v, player, point_of) for v in a[1:])
+        except (ValueError, IndexError):
+            cands, rank = (), None
+        if cands:
+            checker = CheckerDecision(player=player, dice=dice, candidates=cands,
+                                      played=rank if rank is not None and 0 <= rank < len(cands)
+                                      else None, forced=len(cands) <= 1,
+                                      depth=cands[0].depth,
+                                      mark=_mark(props, "BM", "DO"))
+    da = props.get("DA")
+    if da:
+        try:
+            nd, dt, depth = cube_rows(da[0])
+        except (ValueError, IndexError):
+            nd = None
+        if nd is not None:
+            doubler = player if kind in ("roll", "double") else 1 - player
+            answer = {"take": "take", "drop": "pass"}.get(kind)
+            mark = _mark(props, "BC", "DC") if kind in ("roll", "double") else None
+            answer_mark = None
+            if answer is not None:
+                answer_mark = _mark(props, "BM", "DO") or _mark(props, "BC", "DC")
+            cube = CubeDecision(player=doubler, no_double=nd[6], double_take=dt[6],
+                                double_pass=None if match_play else 1.0,
+                                doubled=kind != "roll", answer=answer,
+                                unit="mwc" if match_play else "emg",
+                                probabilities=Probabilities(*nd[:5]), depth=depth, mark=mark,
+                                answer_mark=answer_mark)
+    lu = props.get("LU")
+    if lu and kind == "roll":
+        try:
+            luck = Luck(player, float(lu[0]), "emg", _luck_mark(props, player))
+        except ValueError:
+            luck = None
+    result = Analysis(PROGRAM, checker=checker, cube=cube, luck=luck)
+    return result if result else None
+
+
+class SgfAnalysis(Mapping):
+    """GNU Backgammon's analysis of one action, decoded when first read: a
+    read-only JSON-ready mapping (``"source"``, ``"decisions"`` -- the
+    :class:`~gamao_cli.analysis.decisions.Analysis` as JSON -- and the
+    columns the analysts' tables have: ``equity``, ``best_equity``,
+    ``equity_loss``, ``luck``, ``win_probability``, ``gammon_probability``,
+    ``analysis_depth``), whose :attr:`decisions` is the model."""
+
+    __slots__ = ("_args", "_decisions", "_data")
+
+    def __init__(self, props: dict[str, list[str]], kind: str, player: int,
+                 dice: tuple[int, int] | None, match_play: bool,
+                 point_of: Callable[[str, int], int]):
+        self._args: tuple | None = (props, kind, player, dice, match_play, point_of)
+        self._decisions: Analysis | None = None
+        self._data: dict | None = None
+
+    def __bool__(self) -> bool:   # without decoding
+        return True
+
+    @property
+    def decisions(self) -> Analysis | None:
+        if self._args is not None:
+            self._decisions = decode(*self._args)
+            self._args = None
+        return self._decisions
+
+    def _dict(self) -> dict:
+        if self._data is None:
+            self._data = _columns(self.decisions)
+        return self._data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == "invalid":   # eXtreme Gammon's mark, never GNU Backgammon's
+            return default
+        return self._dict().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self):
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __repr__(self) -> str:
+        return f"SgfAnalysis({self._dict()!r})"
+
+
+def _columns(a: Analysis | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"source": PROGRAM}
+    if a is None:
+        return out
+    out["decisions"] = a.to_json()
+    c = a.checker
+    if c is not None:
+        best = c.candidates[0]
+        out["best_equity"] = best.equity
+        if c.depth is not None:
+            out["analysis_depth"] = c.depth.text
+        if c.played is not None:
+            made = c.candidates[c.played]
+            out["equity"] = made.equity
+            out["equity_loss"] = round(best.equity - made.equity, 6) + 0.0
+            if made.probabilities is not None:
+                out["win_probability"] = made.probabilities.win
+                out["gammon_probability"] = made.probabilities.win_gammon
+    elif a.cube is not None and a.cube.depth is not None:
+        out["analysis_depth"] = a.cube.depth.text
+    if a.luck is not None:
+        out["luck"] = a.luck.value
+    return out
