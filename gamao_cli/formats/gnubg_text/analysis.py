@@ -65,6 +65,9 @@ def block_analysis(lines, start: int, end: int, kind: str) -> dict[str, Any] | N
         i += 1
         if not line.strip():
             continue
+        if line.startswith(" [") and line.rstrip().endswith("]") and out.get("alerts"):
+            out["alerts"][-1]["mark"] = line.strip()[1:-1]   # the alert's skill mark
+            continue
         if line.startswith("Alert: "):
             am = _ALERT_RE.match(line)
             if am:
@@ -137,13 +140,16 @@ def block_analysis(lines, start: int, end: int, kind: str) -> dict[str, Any] | N
     return out
 
 
-_STAT_ROW_RE = re.compile(r"(\S.*?)\s{2,}(\S.*?)\s{2,}(\S.*?)\s*$")
+#: gnubg's statistics table: a row's name in the first 41 columns, each
+#: player's cell in the next 24 (formatgs.c's layout).
+_LABEL, _CELL = 41, 24
 
 
 def statistics(lines, i: int, path: str) -> dict[str, Any]:
     """gnubg's "Game statistics for game N" block from line ``i``: each row's
     two cells (as written) by section and row name, to the next block
-    ("Match statistics", or the end)."""
+    ("Match statistics", or the end). Kept as the record's stated figures,
+    a cross-check of gamao's own, never their source."""
     out: dict[str, Any] = {}
     section = "header"
     n = len(lines)
@@ -159,7 +165,8 @@ def statistics(lines, i: int, path: str) -> dict[str, Any]:
         if s.endswith("statistics") and "  " not in s:
             section = s
             continue
-        rm = _STAT_ROW_RE.match(s)
-        if rm:
-            out.setdefault(section, {})[rm.group(1)] = (rm.group(2), rm.group(3))
+        name = line[:_LABEL].strip()
+        cells = (line[_LABEL:_LABEL + _CELL].strip(), line[_LABEL + _CELL:].strip())
+        if name and cells[0]:
+            out.setdefault(section, {})[name] = cells
     return out

@@ -39,6 +39,7 @@ from gamao_cli.ids.gnubg import MatchState
 
 from ..limits import MAX_DIGITS, play_problem
 from . import analysis as an
+from .decisions import TextAnalysis
 from .languages import ENGLISH_MOVE, ENGLISH_SCORE, language_of, move_heading_language
 
 #: The longest line read (gnubg's longest are its analysis lines, under 200).
@@ -359,9 +360,12 @@ class _Game:
         self.actions.append(action)
         i = action_at + 1
         end = self.skip(i)
-        analysis = an.block_analysis(lines, i, end, kind)
-        if analysis:
-            action.analysis = analysis
+        parsed = an.block_analysis(lines, i, end, kind)
+        if parsed:
+            what = {"accepts": "take", "rejects": "drop", "doubles": "double"}.get(word, "roll")
+            if word == "beavers":
+                what = "beaver"
+            action.analysis = TextAnalysis(parsed, what, actor, dice)
         if kind == "roll":
             self.last_roll = (actor, dice, word, move)
         return end
