@@ -174,3 +174,28 @@ def test_smile_errors_are_located(doc, problem, offset):
     with pytest.raises(smile.SmileError) as exc:
         smile.decode(doc)
     assert (exc.value.problem, exc.value.offset) == (problem, offset)
+
+
+@needs_bgf
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_bgblitz_s_own_errors_add_up_to_its_game_figures(path):
+    """Each play's stated error (the decisions model's, from BGBlitz's
+    ``pr``) summed per player and game equals BGBlitz's figure for the game
+    (``prGreen``/``prRed`` ``checkerError``, kept as the result's stated
+    figures), and each candidate list holds the play made."""
+    from gamao_cli.analysis.decisions import decisions_of
+    [match] = formats.read_path(str(path))
+    for game in match.games:
+        sums = [0.0, 0.0]
+        for a in game.actions:
+            d = decisions_of(a)
+            if d is not None and d.checker is not None:
+                assert d.checker.played is not None
+                if d.checker.stated_error is not None:
+                    sums[a.player] += d.checker.stated_error
+        wins = [a for a in game.actions if isinstance(a, m.Win) and a.analysis]
+        if not wins:
+            continue
+        stated = wins[0].analysis["stated_figures"]
+        for side in (0, 1):
+            assert sums[side] == pytest.approx(-stated[str(side)]["checkerError"], abs=1e-6)

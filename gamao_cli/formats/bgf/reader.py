@@ -37,6 +37,7 @@ from gamao_cli import model as m
 from gamao_cli.errors import DamagedFile, NotAMatchFile
 
 from ..limits import MAX_JSON_DEPTH
+from .decisions import BgfAnalysis
 from .smile import SmileError, decode
 
 #: The largest decompressed match read (the samples take 0.5 MB; a long
@@ -248,12 +249,12 @@ def analysis_of(rec: dict) -> dict | None:
             lst.append(item)
         if lst:
             out["candidates"] = lst
-            eqs = [c["equity"] for c in lst if "equity" in c]
+            eqs = [c.get("emg", c["equity"]) for c in lst if "equity" in c]
             if eqs:
                 out["best_equity"] = max(eqs)
             made = next((c for c in lst if c.get("played")), None)
             if made is not None and "equity" in made:
-                out["equity"] = made["equity"]
+                out["equity"] = made.get("emg", made["equity"])
     luck = rec.get("luck")
     if isinstance(luck, dict):
         for key, name in (("luckPlain", "luck"), ("luckWeighted", "luck_weighted")):
@@ -427,7 +428,10 @@ def _game(f: _Fields, g: dict, number: int, names: tuple[str, str], length: int
                 raise f.fail(w, f"dice {green}-{red}")
             action = _play(f, mv, w, player, (green, red), kw)
         if action.analysis is None and type(action) is not m.Win:
-            action.analysis = analysis_of(mv)
+            parsed = analysis_of(mv)
+            if parsed is not None:
+                dice = action.dice if isinstance(action, (m.Play, m.Dance)) else None
+                action.analysis = BgfAnalysis(parsed, player, dice)
         game.actions.append(action)
     return game, ender
 
