@@ -253,8 +253,8 @@ MESSAGES: dict[str, str] = {
     "GM504.step": "{where}{cell}: the step {step} has no SGF spelling and is left out (the play "
                   "as written is kept only in gamao's private property XS)",
     "GM504.cell": "{where}{cell}: SGF cannot hold it; left out",
-    "GM504.analysis": "{where}the analysis of {n} action(s) (an engine's figures, from eXtreme "
-                      "Gammon) is not carried: {format} has no place for it (--to json keeps "
+    "GM504.analysis": "{where}the analysis of {n} action(s) (an engine's figures, from "
+                      "{program}) is not carried: {format} has no place for it (--to json keeps "
                       "it)",
     "GM505.sgf-space": "{where}{text!r} holds a tab, vertical tab or form feed, which SGF "
                        "text does not keep: it reads back as a space",

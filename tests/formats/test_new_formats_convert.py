@@ -85,3 +85,14 @@ def test_the_html_page_holds_every_position(kind, name, tmp_path):
     [match] = formats.read_path(unit)
     expected = [(s.position_id, s.match_id) for s in snapshots(match)]
     assert expected and all(e in ids for e in expected)
+
+
+@pytest.mark.skipif(not CASES, reason="the shared corpus2 is absent")
+@pytest.mark.parametrize("kind, name, program", [
+    ("bgf", "MYdvw1qGuyaRUH__", "BGBlitz"), ("gnubg-text", "match1322784", "GNU Backgammon")])
+def test_a_match_file_says_whose_analysis_it_leaves_out(kind, name, program, tmp_path):
+    [unit] = _units(_input(kind, name, tmp_path))
+    matches = formats.read_path(unit)
+    notes = [n for n in formats.get("mat").write(matches).notes if n.key == "GM504.analysis"]
+    assert [n.fields["program"] for n in notes] == [program]
+    assert program in notes[0].message
