@@ -259,6 +259,9 @@ def test_a_german_export_made_by_gnubg_is_named(tmp_path):
      "GM001.gnubg-number", 1, 50),
     ("The score (after 0 games) is: A 0, B 0 (match to 3 points)\n\n"
      "Move number 1:  A to play 31\n\n* A moves 8/5 6/5 junk\n", "GM001.gnubg-play", 5, 11),
+    # found by the fuzzer: a step cut short was read as the steps before it
+    ("The score (after 0 games) is: A 0, B 0 (match to 3 points)\n\n"
+     "Move number 1:  A to play 64\n\n* A moves 24/18 13/\n", "GM001.gnubg-play", 5, 11),
 ])
 def test_errors_are_located(text, key, line, column):
     with pytest.raises(SyntaxProblem) as exc:

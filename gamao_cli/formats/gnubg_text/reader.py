@@ -59,6 +59,9 @@ _DOUBLES_TO_RE = re.compile(r"(.*) doubles to (\d+)$")
 _POSITION_RE = re.compile(r"\s*GNU Backgammon\s+Position ID: (\S+)\s*$")
 _MATCH_ID_RE = re.compile(r"\s*Match ID\s*: (\S+)\s*$")
 _ACTION_RE = re.compile(r"\* (.*?) (moves (.*)|cannot move|doubles|accepts|rejects|beavers)\s*$")
+#: a play as gnubg writes it: steps one space apart (13/7, 24/23*/22, bar/22, 6/off, 8/4(2))
+_PLAY_RE = re.compile(r"(?:bar|\d{1,2})(?:/(?:\d{1,2}|off)\*?)+(?:\(\d\))?"
+                      r"(?: (?:bar|\d{1,2})(?:/(?:\d{1,2}|off)\*?)+(?:\(\d\))?)*")
 _WINS_RE = re.compile(r"(.*) wins (\d+) points?( and the match)?\s*$")
 _STATS_RE = re.compile(r"Game statistics for game (\d+)\s*$")
 _TAG_RE = re.compile(r"([^:]+): ?(.*)$")
@@ -332,6 +335,9 @@ class _Game:
             problem = play_problem(text, path, action_at + 1, at + 1)
             if problem is not None:
                 raise problem
+            if _PLAY_RE.fullmatch(text) is None:
+                raise _syntax(path, "GM001.gnubg-play", {"play": text}, action_at + 1, at + 1,
+                              text)
             try:
                 steps = m.parse_steps(text, action_at + 1, at + 1)
             except ValueError:
