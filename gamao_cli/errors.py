@@ -93,6 +93,13 @@ class ForeignLanguage(NotAMatchFile):
     code = "GM013"
 
 
+class NotYetRead(InputError):
+    """A record of a kind gamao does not read yet (a game BGBlitz starts
+    from a set-up position or in a variant): code GM014, saying which."""
+
+    code = "GM014"
+
+
 class SyntaxProblem(InputError):
     """The text looks like a match record but the grammar rejects part of it."""
 

@@ -52,6 +52,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
                                 "gamao, to report with the file)"),
     _c("GM013", "syntax", ERROR, "a GNU Backgammon text export in another language than "
                                  "English (gamao reads the English one)"),
+    _c("GM014", "input", ERROR, "a record of a kind gamao does not read yet (a BGBlitz game "
+                                "set up, or in a variant)"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -319,6 +321,11 @@ READER_MESSAGES: dict[str, str] = {
     # BGBlitz (formats/bgf): GM002 not a .bgf file, GM006 a damaged one
     "GM002.bgf-header": "not a BGBlitz file: its first line is not the JSON header "
                         "{{\"format\":\"BGF\", ...}}",
+    "GM014.position": "game {game} starts from a position BGBlitz sets up, which gamao does "
+                      "not read yet",
+    "GM014.cube": "game {game} starts with the cube set up, which gamao does not read yet",
+    "GM014.variant": "game {game} is of a variant (BGBlitz's game mode {mode}, or its "
+                     "Egyptian rule), which gamao does not read yet",
     "GM006.bgf-inflate": "the compressed match is damaged ({reason})",
     "GM006.bgf-too-big": "the compressed match decompresses to more than {limit} bytes",
     "GM006.bgf-cut": "the compressed match stops before its end (cut short)",

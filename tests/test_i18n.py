@@ -485,6 +485,9 @@ EXAMPLES_OF = {
         b'"length": 5', b'"length": "five"'))),
     "GM013": lambda tmp: _checked(_file(tmp, "de.txt", "Der Spielstand (nach 0 Partie) ist: "
                                         "a 0, b 0 (Match auf 5 Punkte)\n".encode())),
+    "GM014": lambda tmp: _checked(_file(tmp, "v.bgf", b'{"format":"BGF","compress":false,'
+                                        b'"useSmile":false}\n{"matchlen":3,"games":'
+                                        b'[{"gameMode":2,"moves":[]}]}')),
     "GM114": lambda tmp: _gnubg_text(tmp, "Move number 2:  B to play 66\n\n* B cannot move\n\n"
                                      "Move number 3:  B to play 66\n\n* B cannot move\n\n"),
     "GM115": lambda tmp: _gnubg_text(tmp, "Move number 2:  B on roll, cube decision?\n\n"

@@ -199,3 +199,24 @@ def test_bgblitz_s_own_errors_add_up_to_its_game_figures(path):
         stated = wins[0].analysis["stated_figures"]
         for side in (0, 1):
             assert sums[side] == pytest.approx(-stated[str(side)]["checkerError"], abs=1e-6)
+
+
+@pytest.mark.parametrize("game, key", [
+    ({"initial": {"points": [0] * 28, "cube": 1}}, "GM014.position"),
+    ({"initial": {"points": None, "cube": 4}}, "GM014.cube"),
+    ({"gameMode": 2}, "GM014.variant"),
+])
+def test_a_game_set_up_or_in_a_variant_is_refused_saying_so(game, key):
+    from gamao_cli.errors import NotYetRead
+    from gamao_cli.formats.bgf.reader import START
+    initial = dict({"points": START, "cube": 1, "cubeOwner": 0}, **game.get("initial", {}))
+    if initial["points"] is None:
+        initial["points"] = START
+    record = {"matchlen": 3, "games": [{"initial": initial, "gameMode": game.get("gameMode", 0),
+                                        "moves": []}]}
+    data = _bgf(record)
+    with pytest.raises(NotYetRead) as exc:
+        read_bgf(data, "x.bgf")
+    assert exc.value.key == key and exc.value.offset == data.index(b"\n") + 1
+    from gamao_cli.replay.check import input_error_diagnostic
+    assert input_error_diagnostic(exc.value).code == "GM014"

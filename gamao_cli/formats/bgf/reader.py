@@ -34,7 +34,7 @@ import zlib
 from typing import Any
 
 from gamao_cli import model as m
-from gamao_cli.errors import DamagedFile, NotAMatchFile
+from gamao_cli.errors import DamagedFile, NotAMatchFile, NotYetRead
 
 from ..limits import MAX_JSON_DEPTH
 from .decisions import BgfAnalysis
@@ -46,6 +46,9 @@ MAX_INFLATED = 256 * 1024 * 1024
 #: The most games and the most records a game read.
 MAX_GAMES = 10_000
 MAX_MOVES = 10_000
+
+#: BGBlitz's starting position (``initial.points``: Green's checkers positive).
+START = [2, 0, 0, 0, 0, -5, 0, -3, 0, 0, 0, 5, -5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2, 0, 0, 0, 0]
 
 _SPECIAL = 7   # a "green" die of 7: an action that is no roll, its kind in "red"
 _DOUBLE, _TAKE, _PASS, _END, _DANCE, _RESIGN = 1, 2, 3, 4, 5, 9
@@ -326,7 +329,9 @@ def read_bgf(data: bytes, path: str = "") -> m.Match:
         tags.append(m.Tag("Jacoby", "On" if rec.get("useJacoby") else "Off"))
         tags.append(m.Tag("Beaver", "On" if rec.get("useBeaver") else "Off"))
     limit = rec.get("cubeLimit")
-    if isinstance(limit, int) and not isinstance(limit, bool) and 1 < limit <= 1 << 15:
+    if rec.get("useCube") is False:
+        tags.append(m.Tag("CubeLimit", "1"))   # played without the cube
+    elif isinstance(limit, int) and not isinstance(limit, bool) and 1 < limit <= 1 << 15:
         tags.append(m.Tag("CubeLimit", str(limit)))
     games = f.get(rec, "games", list, "match")
     if len(games) > MAX_GAMES:
@@ -366,6 +371,7 @@ def _game(f: _Fields, g: dict, number: int, names: tuple[str, str], length: int
     """The game of record ``g``, and the player whose end record says no
     points won (None when there is none)."""
     where = f"game {number}"
+    _plain_start(f, g, number)
     score = (f.number(g, "scoreGreen", where, 0, 1 << 30, 0),
              f.number(g, "scoreRed", where, 0, 1 << 30, 0))
     game = m.Game(number, m.ScoreLine(names, score))
@@ -434,6 +440,27 @@ def _game(f: _Fields, g: dict, number: int, names: tuple[str, str], length: int
                 action.analysis = BgfAnalysis(parsed, player, dice)
         game.actions.append(action)
     return game, ender
+
+
+def _plain_start(f: _Fields, g: dict, number: int) -> None:
+    """Refuse, saying why (GM014), a game BGBlitz starts from a set-up
+    position, with the cube set, or in a variant: gamao reads only games
+    played from the start."""
+    initial = g.get("initial")
+    mode = g.get("gameMode", 0)
+    what = None
+    if mode not in (0, None):
+        what = "variant"
+    elif isinstance(initial, dict):
+        if initial.get("points", START) != START:
+            what = "position"
+        elif initial.get("cube", 1) not in (1, None) or initial.get("cubeOwner", 0) not in (0, None):
+            what = "cube"
+        elif initial.get("egyptian"):
+            what = "variant"
+    if what is not None:
+        raise NotYetRead(f.path, key="GM014." + what, fields={"game": number, "mode": mode},
+                         offset=f.at)
 
 
 def _cube_before(game: m.Game) -> int:
