@@ -5,7 +5,7 @@
         -max_total_time=1800 -max_len=4096
 
 FORMAT is a readable format of ``gamao_cli.formats`` (``mat``, ``sgf``,
-``json``, ``xg``; ``python fuzz/fuzz_reader.py --list`` lists them). Each input is
+``json``, ``xg``, ``bgf``, ``gnubg-text``; ``python fuzz/fuzz_reader.py --list`` lists them). Each input is
 taken as the bytes of a file of that format: read by the format's own reader
 (``Format.read`` of a :class:`~gamao_cli.formats.Source` in memory, which
 decodes text formats with ``textio``), replayed, and with ``FUZZ_CONVERT=1``
@@ -38,6 +38,8 @@ def main() -> None:
     with atheris.instrument_imports(include=["gamao_cli", "lark"]):
         from gamao_cli import formats
         # everything an input can reach: the readers, the validator, the writers
+        import gamao_cli.formats.bgf.reader  # noqa: F401
+        import gamao_cli.formats.gnubg_text.reader  # noqa: F401
         import gamao_cli.formats.json.codec  # noqa: F401
         import gamao_cli.formats.mat.reader  # noqa: F401
         import gamao_cli.formats.mat.writer  # noqa: F401

@@ -9,9 +9,12 @@ of the match files cut to ``--max-bytes``), each cut to
 ``--max-bytes`` (default 16384) so that libFuzzer starts from inputs it can
 mutate quickly, ``seeds-json/`` (gamao's JSON of the first game of the
 match files and SGF files that read, those no longer than ``--max-bytes``:
-JSON cut short is only a syntax error) and ``seeds-xg/`` (the eXtreme
+JSON cut short is only a syntax error), ``seeds-xg/`` (the eXtreme
 Gammon files of the shared ``corpus2/xg`` no longer than ``--xg-max-bytes``,
-and each readable one repacked small: see :func:`xg_seeds`). The corpus is
+and each readable one repacked small: see :func:`xg_seeds`),
+``seeds-gnubg-text/`` (the GNU Backgammon text exports of ``corpus2/gnubg-text``,
+:func:`gnubg_text_seeds`) and ``seeds-bgf/`` (the BGBlitz files of
+``corpus2/bgf`` made small, :func:`bgf_seeds`). The corpus is
 found like the tests find it: ``$GAMAO_CORPUS`` or ``../shared/corpus``;
 the XG files in ``$GAMAO_SHARED/corpus2/xg`` or ``../shared/corpus2/xg``.
 """
@@ -143,6 +146,57 @@ def xg_seeds(folder: Path, out: Path, max_bytes: int) -> int:
     return written
 
 
+def gnubg_text_seeds(folder: Path, out: Path, max_bytes: int, limit: int) -> int:
+    """GNU Backgammon text exports (``corpus2/gnubg-text``): each game file
+    cut to ``max_bytes`` at a line end (a cut block is a syntax error only
+    where it is cut), and the small ones whole."""
+    written = 0
+    for p in sorted(folder.rglob("*.txt")) if folder.is_dir() else []:
+        if "raw" in p.parts or written >= limit:
+            continue
+        data = p.read_bytes()
+        if len(data) > max_bytes:
+            data = data[:data.rfind(b"\n", 0, max_bytes) + 1]
+        written += _keep(data, out, max_bytes)
+    return written
+
+
+def bgf_seeds(folder: Path, out: Path, max_bytes: int) -> int:
+    """BGBlitz files (``corpus2/bgf``) made small enough to mutate: each
+    match's first game (its first moves) as the JSON BGBlitz also writes
+    (``useSmile`` false), plain and gzip-compressed, and the Smile bytes of
+    the whole file cut short (the decoder's tokens, uncompressed)."""
+    import gzip
+    import json
+    import sys
+    sys.path.insert(0, str(ROOT))
+    from gamao_cli.formats.bgf.reader import load
+    written = 0
+    for p in sorted(folder.glob("*.bgf")) if folder.is_dir() else []:
+        data = p.read_bytes()
+        try:
+            record = load(data, p.name)
+        except Exception:
+            continue
+        games = record.get("games") or []
+        for n in (4, 12, 40):
+            small = dict(record, games=[dict(g, moves=g.get("moves", [])[:n]) for g in games[:1]])
+            for g in small["games"]:
+                for mv in g["moves"]:
+                    if isinstance(mv.get("moveAnalysis"), list):
+                        mv["moveAnalysis"] = mv["moveAnalysis"][:2]
+            body = json.dumps(small, separators=(",", ":")).encode()
+            written += _keep(b'{"format":"BGF","version":"1.0","compress":false,"useSmile":false}\n'
+                             + body, out, max_bytes)
+            written += _keep(b'{"format":"BGF","version":"1.0","compress":true,"useSmile":false}\n'
+                             + gzip.compress(body, mtime=0), out, max_bytes)
+        nl = data.index(b"\n") + 1
+        smile = gzip.decompress(data[nl:])
+        written += _keep(b'{"format":"BGF","version":"1.0","compress":false,"useSmile":true}\n'
+                         + smile[:max_bytes - 80], out, max_bytes)
+    return written
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
@@ -169,6 +223,11 @@ def main() -> None:
         counts[kind] += 1
     shared = Path(os.environ.get("GAMAO_SHARED", ROOT.parent / "shared"))
     counts["xg"] = xg_seeds(shared / "corpus2" / "xg", args.out / "seeds-xg", args.xg_max_bytes)
+    counts["gnubg-text"] = gnubg_text_seeds(shared / "corpus2" / "gnubg-text",
+                                            args.out / "seeds-gnubg-text", args.max_bytes,
+                                            args.limit)
+    counts["bgf"] = bgf_seeds(shared / "corpus2" / "bgf", args.out / "seeds-bgf",
+                              args.xg_max_bytes)
     for kind, n in counts.items():
         (args.out / kind).mkdir(parents=True, exist_ok=True)
         print(f"{args.out / ('seeds-' + kind)}: {n} seeds")

@@ -86,6 +86,20 @@ class NotAMatchFile(InputError):
     """The text is not a backgammon match record at all."""
 
 
+class ForeignLanguage(NotAMatchFile):
+    """A record in another language than the one gamao reads (GNU
+    Backgammon's translated text export): code GM013, naming the language."""
+
+    code = "GM013"
+
+
+class NotYetRead(InputError):
+    """A record of a kind gamao does not read yet (a game BGBlitz starts
+    from a set-up position or in a variant): code GM014, saying which."""
+
+    code = "GM014"
+
+
 class SyntaxProblem(InputError):
     """The text looks like a match record but the grammar rejects part of it."""
 

@@ -52,6 +52,10 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     _c("GM008", "input", ERROR, "gamao itself failed on this file (an internal error: a bug in "
                                 "gamao, to report with the file)"),
+    _c("GM013", "syntax", ERROR, "a GNU Backgammon text export in another language than "
+                                 "English (gamao reads the English one)"),
+    _c("GM014", "input", ERROR, "a record of a kind gamao does not read yet (a BGBlitz game "
+                                "set up, or in a variant)"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -67,6 +71,13 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
                                   "not roll"),
     _c("GM112", "notation", INFO, "a 0/0 step (a die with no checker left to move) is read as "
                                   "nothing"),
+    _c("GM114", "notation", INFO, "GNU Backgammon's export writes a game's last dance twice "
+                                  "(the second is left out)"),
+    _c("GM115", "notation", INFO, "GNU Backgammon's export writes a double with no answer before "
+                                  "the other player wins (read as a resignation)"),
+    _c("GM117", "notation", INFO, "BGBlitz writes no points for a record's last game: the "
+                                  "match's final score gives them"),
+    _c("GM116", "notation", ERROR, "the Match ID the record states differs from the replay's"),
     # checker play
     _c("GM125", "notation", INFO, "the record sets a position (or the cube) inside a game; the "
                                   "replay goes on from it"),
@@ -112,6 +123,9 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM412", "score", INFO, "a player gives up the whole match"),
     _c("GM413", "score", INFO, "the record starts in the middle of the match, or games are "
                                "missing between its score lines"),
+    _c("GM414", "score", WARNING, "a game is missing between a match's game files"),
+    _c("GM415", "score", WARNING, "two game files claim the same game (the second is left out)"),
+    _c("GM416", "score", WARNING, "a game file names other players than the match's first file"),
     # conversion notes: what a target format cannot hold as it stands
     _c("GM501", "conversion", WARNING, "a player name a .mat score line cannot hold as it is"),
     _c("GM502", "conversion", WARNING, "cells GNU Backgammon does not read are kept"),
@@ -168,6 +182,27 @@ MESSAGES: dict[str, str] = {
     "GM109": "{cell}: the record states the position {stated} before this action, but the "
              "replay reaches {replayed}",
     "GM110": "{cell}: eXtreme Gammon marks this play invalid",
+    "GM114": "{player}'s dance with {dice} is written twice, as GNU Backgammon's text export "
+             "writes a game's last dance: the second is left out",
+    "GM115": "{player} doubles and {winner} wins with no answer written: GNU Backgammon's text "
+             "export writes so a resignation (a \"Losses\" cell its import read as a double); "
+             "read as {player} resigning",
+    "GM115.drop": "{player} doubles and wins with no answer written: GNU Backgammon's text "
+                  "export writes so a drop (a \"Losses\" cell its import read as a double); "
+                  "read as {other} dropping",
+    "GM116": "{cell}: the record states the Match ID {stated} ({what}: {stated_value}) before "
+             "this action, but the replay gives {replayed} ({replayed_value})",
+    "GM117": "game {game}: BGBlitz writes that {player} wins it with 0 points, and the final "
+             "score {final0}-{final1}: read as {player} winning {points}",
+    # the fields of a Match ID, as GM116 names the one that differs
+    "matchid.cube": "the cube", "matchid.cube-owner": "the cube's owner",
+    "matchid.player-on-roll": "the player on roll", "matchid.player-to-act": "the player to act",
+    "matchid.double-offered": "a double offered", "matchid.dice": "the dice",
+    "matchid.match-length": "the match length", "matchid.score": "the score",
+    "matchid.Crawford-game": "the Crawford game",
+    "GM414": "game {game} is missing: the next game file, {file}, holds game {next}",
+    "GM415": "{file} holds game {game} too, as {other} does: it is left out",
+    "GM416": "{file} names the players {names}, but the match's first file {first}",
     "GM110.snowie": "{action}: the record marks {player}'s play with {d1}-{d2} illegal and "
                     "states the position after it; the replay goes on from that position",
     # SGF (the writer's notes start with where they are: a match, a game)
@@ -300,6 +335,62 @@ READER_MESSAGES: dict[str, str] = {
     "unicode.other": "{reason}",
     # the match file
     "GM002.no-header": "not a match file: no \"N point match\" header line",
+    # BGBlitz (formats/bgf): GM002 not a .bgf file, GM006 a damaged one
+    "GM002.bgf-header": "not a BGBlitz file: its first line is not the JSON header "
+                        "{{\"format\":\"BGF\", ...}}",
+    "GM014.position": "game {game} starts from a position BGBlitz sets up, which gamao does "
+                      "not read yet",
+    "GM014.cube": "game {game} starts with the cube set up, which gamao does not read yet",
+    "GM014.variant": "game {game} is of a variant (BGBlitz's game mode {mode}, or its "
+                     "Egyptian rule), which gamao does not read yet",
+    "GM006.bgf-inflate": "the compressed match is damaged ({reason})",
+    "GM006.bgf-too-big": "the compressed match decompresses to more than {limit} bytes",
+    "GM006.bgf-cut": "the compressed match stops before its end (cut short)",
+    "GM006.bgf-smile": "byte {at} of its {size} decompressed bytes: {problem}",
+    "GM006.bgf-json": "the match is not JSON ({reason})",
+    "GM006.bgf-field": "the record's {field}: {problem}",
+    "bgf.smile.header": "no Smile header (\":)\\n\")",
+    "bgf.smile.cut-short": "the Smile data stops in the middle of a value (cut short)",
+    "bgf.smile.too-long": "a value of {size} bytes (gamao reads at most {limit})",
+    "bgf.smile.utf8": "a string that is not UTF-8",
+    "bgf.smile.vint": "a number of more than 64 bits",
+    "bgf.smile.reference": "a reference to shared string {index}, of {known} seen",
+    "bgf.smile.too-many": "more than {limit} values",
+    "bgf.smile.token": "the byte 0x{token:02X} is no Smile value",
+    "bgf.smile.key": "the byte 0x{token:02X} is no Smile property name",
+    "bgf.smile.depth": "nested more than {limit} levels deep",
+    "bgf.smile.decimal": "a decimal with a scale of {scale}",
+    "bgf.smile.version": "Smile version {version} (only version 0 is known)",
+    "bgf.smile.trailing": "bytes after the end of the Smile value",
+    # GNU Backgammon's text export (formats/gnubg_text)
+    "GM013": "a GNU Backgammon text export in {language}: gamao reads the English export "
+             "(export it again from GNU Backgammon with its language set to English)",
+    "GM002.gnubg-text": "not a GNU Backgammon text export: it is empty",
+    "GM001.gnubg-score-line": "a GNU Backgammon text export starts with its score line: \"The "
+                              "score (after N games) is: NAME N, NAME N (match to N points)\"",
+    "GM001.gnubg-number": "the number {number} is too big: gamao reads at most {limit} here",
+    "GM001.gnubg-lines": "a game file of {count} lines: gamao reads at most {limit}",
+    "GM001.gnubg-long-line": "a line of {length} characters: gamao reads lines of at most "
+                             "{limit} in a GNU Backgammon text export",
+    "GM001.gnubg-same-names": "both players are called {name!r}: their moves cannot be told "
+                              "apart",
+    "GM001.gnubg-tag": "a line of the \"Match Information:\" must be \"Name: value\"",
+    "GM001.gnubg-line": "cannot read this line: expected a \"Move number\" heading, a "
+                        "result (\"NAME wins N points\") or the game statistics",
+    "GM001.gnubg-heading": "a move heading must be \"Move number N:  NAME to play DD\", "
+                           "\"... NAME on roll, cube decision?\" or \"... NAME doubles to N\"",
+    "GM001.gnubg-player": "{name!r} is neither player of the score line ({first!r}, "
+                          "{second!r})",
+    "GM001.gnubg-no-action": "move {move} says no action (no line \"* NAME moves ...\")",
+    "GM001.gnubg-action": "an action line must be \"* NAME moves PLAY\", \"* NAME cannot "
+                          "move\", \"* NAME doubles\", \"accepts\" or \"rejects\"",
+    "GM001.gnubg-action-kind": "{action!r} does not answer its heading {heading!r}",
+    "GM001.gnubg-play": "{play!r} is not a play: " + "a play step must look like 13/7, "
+                        "24/18*, bar/22 or 6/off(2)",
+    "GM001.gnubg-id": "{what} {id!r}: {reason}",
+    "GM001.gnubg-second-win": "a second result in one game file",
+    "GM001.gnubg-length": "this game file is of a {length}-point match, the match's first "
+                          "file of a {first}-point one",
     "GM001.score-line": _SCORE_WORDS + " must follow the Game line",
     "GM001.not-a-cell": "this is not a move, cube action or result",
     "GM001.step": _STEP_SHAPE,

@@ -574,7 +574,7 @@ def test_an_out_dir_without_permission_is_a_usage_error(tmp_path):
 # -- point 4: silent surprises ----------------------------------------------------
 
 @pytest.mark.parametrize("option, value, suggested", [
-    ("--select", "GM2O2", "GM202"), ("--ignore", "GM9", "GM409"), ("--select", "GM2,GM41x", "GM411"),
+    ("--select", "GM2O2", "GM202"), ("--ignore", "GM9", "GM409"), ("--select", "GM2,GM4O8", "GM408"),
     ("--ignore", "XY1", "GM0 (input, syntax), GM1 (notation), GM2 (play)")])
 def test_an_unknown_code_or_prefix_is_a_usage_error_naming_the_closest(option, value, suggested):
     r = run("validate", option, value, ILLEGAL)

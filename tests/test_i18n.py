@@ -407,6 +407,47 @@ def _corpus(name: str):
     return make
 
 
+_GT_HEAD = "The score (after {n} games) is: {a} 0, {b} {s} (match to 3 points)\n\n"
+_GT_OPEN = ("Move number 1:  {a} to play 31\n\n GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n"
+            "                 Match ID   : {mid}\n\n* {a} moves 8/5 6/5\n\n")
+
+
+def _gnubg_text(tmp, rest: str = "", mid: str = "MIBlAAAAAAAE", **head):
+    """A GNU Backgammon text export (formats/gnubg_text), checked."""
+    fields = {"n": 0, "a": "A", "b": "B", "s": 0, **head}
+    text = _GT_HEAD.format(**fields) + _GT_OPEN.format(mid=mid, a=fields["a"]) + rest
+    return _validated_as(formats.parse_text(text, "g.txt"))
+
+
+def _validated_as(matches) -> list:
+    return [d for mt in matches for d in validate_match(mt).diagnostics]
+
+
+def _game_files(*heads):
+    """One match of game files whose score lines say ``heads`` ((games
+    before, left name, right score) each)."""
+    from gamao_cli.formats.gnubg_text.reader import assemble, read_game
+
+    def make(tmp):
+        files = [read_game(_GT_HEAD.format(n=n, a=a, b="B", s=s) + _GT_OPEN.format(
+            mid="MIBlAAAAAAAE", a=a), f"g{k}.txt") for k, (n, a, s) in enumerate(heads)]
+        return _validated_as([assemble(files)])
+    return make
+
+
+def _bgf_unscored(tmp):
+    import gzip
+    import json
+    record = {"matchlen": 0, "nameGreen": "A", "nameRed": "B", "finalGreen": 1,
+              "finalRed": 0, "games": [{"scoreGreen": 0, "scoreRed": 0, "wonPoints": 0, "moves": [
+                  {"player": -1, "green": 1, "red": 3, "from": [8, 6, -1, -1],
+                   "to": [5, 5, -1, -1]},
+                  {"player": -1, "green": 7, "red": 4, "from": [-1] * 4, "to": [-1] * 4}]}]}
+    data = b'{"format":"BGF","compress":true,"useSmile":false}\n' + \
+        gzip.compress(json.dumps(record).encode())
+    return _checked(_file(tmp, "u.bgf", data))
+
+
 def _sgf(names: str) -> str:
     return ("(;FF[4]GM[6]CA[UTF-8]MI[length:5][game:1][ws:0][bs:0]" + names +
             "RU[]RE[W+1];W[31hefe];B[61mgho];W[double];B[drop])")
@@ -455,6 +496,20 @@ EXAMPLES_OF = {
     "GM030": _xg_rewritten,
     "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
         b'"length": 5', b'"length": "five"'))),
+    "GM013": lambda tmp: _checked(_file(tmp, "de.txt", "Der Spielstand (nach 0 Partie) ist: "
+                                        "a 0, b 0 (Match auf 5 Punkte)\n".encode())),
+    "GM014": lambda tmp: _checked(_file(tmp, "v.bgf", b'{"format":"BGF","compress":false,'
+                                        b'"useSmile":false}\n{"matchlen":3,"games":'
+                                        b'[{"gameMode":2,"moves":[]}]}')),
+    "GM114": lambda tmp: _gnubg_text(tmp, "Move number 2:  B to play 66\n\n* B cannot move\n\n"
+                                     "Move number 3:  B to play 66\n\n* B cannot move\n\n"),
+    "GM115": lambda tmp: _gnubg_text(tmp, "Move number 2:  B on roll, cube decision?\n\n"
+                                     "* B doubles\n\nA wins 1 point\n"),
+    "GM116": lambda tmp: _gnubg_text(tmp, mid="cAizAAAAAAAE"),
+    "GM117": _bgf_unscored,
+    "GM414": _game_files((0, "A", 0), (2, "A", 1)),
+    "GM415": _game_files((0, "A", 0), (0, "A", 0)),
+    "GM416": _game_files((0, "A", 0), (1, "C", 1)),
     "GM101": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "47: 13/9 24/23")),
     "GM102": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "41: 13/9* 24/23")),
     "GM103": lambda tmp: _validated(_G1.replace("53: 24/21 21/16*", "53: 24/21 21/16")),

@@ -29,8 +29,10 @@ def iter_input_files(paths: Iterable[str], globs: tuple[str, ...] = ()) -> Itera
     ``.tar``, ``.tar.gz``, ``.gz``) is expanded to its members, named
     ``archive.zip!member.mat`` (:mod:`gamao_cli.formats.members`). An
     archive that cannot be listed or holds no record is given as itself:
-    reading it says why."""
-    for p in _iter_paths(paths, globs):
+    reading it says why. The files that make one match together (GNU
+    Backgammon's text export, one file a game) come as one path
+    (:func:`gamao_cli.formats.group_paths`)."""
+    for p in formats.group_paths(list(_iter_paths(paths, globs))):
         yield from _members_or_file(p, globs)
 
 

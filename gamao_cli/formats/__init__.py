@@ -14,7 +14,7 @@ Adding a format is adding its folder (a class implementing
 
 >>> from gamao_cli import formats
 >>> [f.name for f in formats.FORMATS.values()]
-['xg', 'sgf', 'json', 'mat', 'html']
+['xg', 'bgf', 'sgf', 'json', 'gnubg-text', 'mat', 'html']
 >>> detect(b"(;GM[6]").name, detect(b"{").name, detect(b" 1 point match").name
 ('sgf', 'json', 'mat')
 >>> [m.length for m in parse_text(" 3 point match\\n", "x.mat")]
@@ -33,14 +33,16 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "FORMATS", "Capabilities", "Format", "Note", "Source", "WriteResult", "detect", "get",
     "readable", "writable", "file_endings", "open_source", "read_source", "iter_path",
-    "read_path", "parse_text", "parse_bytes",
+    "read_path", "parse_text", "parse_bytes", "group_paths",
 ]
 
 #: module:class of every format, in detection order (the match file last).
 _REGISTRY = (
     "gamao_cli.formats.xg:XgFormat",
+    "gamao_cli.formats.bgf:BgfFormat",
     "gamao_cli.formats.sgf:SgfFormat",
     "gamao_cli.formats.json:JsonFormat",
+    "gamao_cli.formats.gnubg_text:GnubgTextFormat",
     "gamao_cli.formats.mat:MatFormat",
     "gamao_cli.render.page_format:HtmlFormat",   # written only: the replay page
 )
@@ -90,7 +92,7 @@ def file_endings() -> tuple[str, ...]:
     format that folders hold as match records.
 
     >>> file_endings()
-    ('.xg', '.xgp', '.sgf', '.mat', '.txt')
+    ('.xg', '.xgp', '.bgf', '.sgf', '.mat', '.txt')
     """
     out: list[str] = []
     for f in readable():
@@ -108,6 +110,17 @@ def detect(head: bytes) -> Format:
         if f.name != FALLBACK and f.capabilities.read and f.sniff(head):
             return f
     return table[FALLBACK]
+
+
+def group_paths(paths: list[str]) -> list[str]:
+    """The input paths with the files that make one match together (GNU
+    Backgammon's text export: one file a game) made one path, given to each
+    format that groups its files (a ``group_paths`` function of its module)."""
+    for f in readable():
+        group = getattr(importlib.import_module(type(f).__module__), "group_paths", None)
+        if group is not None:
+            paths = group(paths)
+    return paths
 
 
 # -- reading ----------------------------------------------------------------

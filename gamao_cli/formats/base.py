@@ -263,13 +263,22 @@ class WriteResult:
 
 def analysis_note(matches: Sequence[Match], fmt: str) -> Note | None:
     """The note a writer gives when its format cannot carry the analysis
-    some actions hold (eXtreme Gammon's figures), so it is never lost
-    silently; None when no action holds any."""
-    n = sum(1 for match in matches for g in match.games for a in g.actions
-            if a.analysis is not None)
+    some actions hold (an engine's figures: eXtreme Gammon's, GNU
+    Backgammon's, BGBlitz's), so it is never lost silently; None when no
+    action holds any."""
+    programs: set[str] = set()
+    n = 0
+    for match in matches:
+        for g in match.games:
+            for a in g.actions:
+                if a.analysis is not None:
+                    n += 1
+                    source = a.analysis.get("source") if hasattr(a.analysis, "get") else None
+                    programs.add(source if isinstance(source, str) and source else "?")
     if not n:
         return None
-    return Note("GM504", {"where": "", "n": n, "format": fmt}, key="GM504.analysis")
+    return Note("GM504", {"where": "", "n": n, "format": fmt,
+                          "program": ", ".join(sorted(programs))}, key="GM504.analysis")
 
 
 class Format(Protocol):

@@ -440,12 +440,17 @@ class ScoreLine:
 
 @dataclass(slots=True)
 class Game:
+    """One game. ``path``: the file it was read from when that is not the
+    match's (GNU Backgammon's text export writes one file a game); empty
+    otherwise."""
+
     number: int
     score: ScoreLine | None
     actions: list[ActionType] = field(default_factory=list)
     comments: list[str] = field(default_factory=list, compare=False)
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
+    path: str = field(default="", compare=False, repr=False)
 
     def wins(self) -> list[Win]:
         return [a for a in self.actions if isinstance(a, Win)]
@@ -459,26 +464,27 @@ class Tag:
 
 
 @dataclass(slots=True)
-class ReaderNote:
-    """What a reader noticed about the file itself and read its own way (a
-    producer's quirk, a file another program rewrote): the replay says it
-    as a diagnostic of ``code`` (an info) with the message ``key`` and its
-    ``fields``, at ``line``/``column`` (None for a binary file: its byte
-    offset is in the fields)."""
+class Notice:
+    """What a reader noticed in a record besides its cells, said with the
+    replay's findings: a producer's own slip the reader reads as what it is
+    (an info), a game missing from a match's game files. ``key`` and
+    ``fields`` make its message (:mod:`gamao_cli.messages`); ``path`` is the
+    file it is in when that is not the match's."""
 
     code: str
     key: str
     fields: dict[str, Any] = field(default_factory=dict)
     line: int | None = None
     column: int | None = None
+    game: int | None = None
+    path: str = ""
 
 
 @dataclass(slots=True)
 class Match:
     """One match (or money session, ``length == 0``) as a record states it.
-
-    ``notes``: what the reader noticed about the file (:class:`ReaderNote`),
-    said when the match is validated; no part of equality."""
+    ``notices``: what its reader noticed (:class:`Notice`), no part of
+    equality."""
 
     length: int
     games: list[Game] = field(default_factory=list)
@@ -487,7 +493,7 @@ class Match:
     path: str = field(default="", compare=False)
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
-    notes: list[ReaderNote] = field(default_factory=list, compare=False)
+    notices: list[Notice] = field(default_factory=list, compare=False, repr=False)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of a tag, matched case- and space-insensitively."""

@@ -86,7 +86,9 @@ def input_error_diagnostic(exc: InputError) -> Diagnostic:
     there is no line); :func:`gamao_cli.messages.render_input` renders the
     whole message from them.
     """
-    if isinstance(exc, NotAMatchFile):
+    if getattr(type(exc), "code", None):   # a kind with a code of its own
+        code = type(exc).code
+    elif isinstance(exc, NotAMatchFile):
         code = "GM002"
     elif isinstance(exc, EncodingProblem):
         code = "GM003"

@@ -885,9 +885,13 @@ class _MatchValidator:
         self.names = match.players
         self.score = [0, 0]
         self.marks_hits = _marks_hits(match)
+        # the file of each game read from a file of its own (gnubg's text export)
+        self.game_paths = {g.number: g.path for g in match.games if g.path}
 
     def add(self, d: Diagnostic) -> None:
-        d.path = self.match.path
+        if not d.path:
+            d.path = (self.game_paths.get(d.game) if self.game_paths and d.game else None) \
+                or self.match.path
         self.report_obj.diagnostics.append(d)
 
     def diagnostic(self, code: str, key: str, fields: Fields, where: m.Game | m.Match | m.ScoreLine,
@@ -911,9 +915,9 @@ class _MatchValidator:
             self.diagnostic("GM005", "GM005", {"name": exc.name, "known": ", ".join(exc.known)},
                             match)
             return rep
-        for note in match.notes:   # what the reader noticed about the file
-            self.add(Diagnostic(note.code, key=note.key, fields=dict(note.fields),
-                                line=note.line, column=note.column))
+        for n in match.notices:   # what the reader noticed (a producer's slips)
+            self.add(Diagnostic(n.code, key=n.key, fields=n.fields, line=n.line,
+                                column=n.column, game=n.game, path=n.path))
         start = board.start_position(self.rules.variant)
         length = match.length
         crawford_done = False

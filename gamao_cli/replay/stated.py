@@ -11,7 +11,8 @@ replay makes of it, so that XG's own verdict is never hidden.
 from __future__ import annotations
 
 from gamao_cli import model as m
-from gamao_cli.ids import position_id
+from gamao_cli.ids import MatchState, match_id, position_id
+from gamao_cli.messages import Msg
 
 from .diagnostics import Diagnostic
 
@@ -54,12 +55,61 @@ def check_stated(g, a: m.ActionType) -> None:
         return
     if turn is not None and turn != a.player:
         pos = pos.swapped()
-    me, opp = a.stated
+    me, opp = a.stated[0], a.stated[1]
+    if len(a.stated) > 2 and not getattr(g, "match_id_reported", False):
+        _check_match_id(g, a, a.stated[2])
     if tuple(me) == pos.me and tuple(opp) == pos.opp:
         return
     g.stated_reported = True
     _say(g, a, "GM109", {"cell": a.text(), "stated": _pid(me, opp),
                          "replayed": _pid(pos.me, pos.opp)})
+
+
+_ANSWERS = (m.Take, m.Drop)
+
+
+def replayed_state(g, a: m.ActionType) -> dict:
+    """What a Match ID says before ``a``, as the replay ``g`` has it."""
+    cube = g.cube
+    answer = type(a) in _ANSWERS or (type(a) is m.Double and a.kind != "double")
+    dice = tuple(sorted(a.dice, reverse=True)) if type(a) in (m.Play, m.Dance) else (0, 0)
+    score = g.v.score
+    return {"cube": cube.value, "cube owner": cube.owner,
+            "player on roll": 1 - a.player if answer else a.player, "player to act": a.player,
+            "double offered": answer, "dice": dice, "match length": g.v.match.length,
+            "score": (score[0], score[1]), "Crawford game": cube.crawford}
+
+
+def _stated_fields(state: MatchState) -> dict:
+    return {"cube": state.cube, "cube owner": state.cube_owner,
+            "player on roll": state.on_roll, "player to act": state.turn,
+            "double offered": state.double_offered,
+            "dice": tuple(sorted(state.dice, reverse=True)), "match length": state.length,
+            "score": state.score, "Crawford game": state.crawford}
+
+
+def _check_match_id(g, a: m.ActionType, state: MatchState) -> None:
+    replayed = replayed_state(g, a)
+    stated = _stated_fields(state)
+    for what, value in stated.items():
+        if replayed[what] != value:
+            g.match_id_reported = True
+            try:
+                ours = match_id(MatchState(
+                    cube=min(replayed["cube"], 1 << 15), cube_owner=replayed["cube owner"],
+                    on_roll=replayed["player on roll"], crawford=replayed["Crawford game"],
+                    game_state=state.game_state, turn=replayed["player to act"],
+                    double_offered=replayed["double offered"], dice=replayed["dice"],
+                    length=min(replayed["match length"], (1 << 15) - 1),
+                    score=tuple(min(x, (1 << 15) - 1) for x in replayed["score"]),
+                    jacoby=state.jacoby))
+            except ValueError:
+                ours = "-"
+            _say(g, a, "GM116", {"cell": a.text(), "stated": match_id(state),
+                                 "what": Msg("matchid." + what.replace(" ", "-"), {}),
+                                 "stated_value": value, "replayed": ours,
+                                 "replayed_value": replayed[what]})
+            return
 
 
 def _say(g, a: m.ActionType, code: str, fields: dict, **kw) -> None:

@@ -375,7 +375,7 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
             checkers = rec.checkers
             match = m.Match(length=rec.length, tags=_tags(rec), path=path)
             if box.recovered is not None:
-                match.notes.append(_recovered_note(box))
+                match.notices.append(_recovered_note(box))
             stated_games = []
             for i in (rec.comment_header, rec.comment_footer):
                 text = comment(i)
@@ -427,11 +427,11 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
     return out
 
 
-def _recovered_note(box: Container) -> m.ReaderNote:
+def _recovered_note(box: Container) -> m.Notice:
     """The info (GM030) of a file whose archive record another program
     rewrote: gamao read the game data found after the thumbnail."""
     got = box.recovered
-    return m.ReaderNote("GM030", "GM030.xg-archive", {
+    return m.Notice("GM030", "GM030.xg-archive", {
         "registry": got.registry, "data": got.data, "offset": got.offset, "size": got.size,
         "records": len(box.streams[GAME_STREAM]) // r.RECORD_SIZE})
 

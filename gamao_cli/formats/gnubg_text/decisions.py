@@ -1,0 +1,144 @@
+"""gnubg's analysis in its text export, mapped into
+:mod:`gamao_cli.analysis.decisions`.
+
+The parsed block (:func:`.analysis.block_analysis`) of each action becomes an
+:class:`~gamao_cli.analysis.decisions.Analysis`, as GNU Backgammon's own
+move records hold it:
+
+- a roll: the roller's cube decision before the roll (``Cube analysis``:
+  a no-double), and the checker decision (``Rolled DD:``, the ranked list,
+  ``*`` the play made; one candidate or none: forced, as gnubg lists every
+  legal play of a forced roll alone);
+- ``* NAME doubles``: the doubler's cube decision;
+- ``* NAME accepts`` / ``rejects``: the same decision, which the export
+  writes from the taker's side (its equities negated): turned to the
+  doubler's, as the model has it, with the answer.
+
+Equities are as the export prints them: normalised to a 1-cube (EMG), 3
+decimals. The export prints no luck; its skill marks (``Alert: bad move``,
+``Alert: missed double ... [bad]``) are kept as the decisions' marks. The
+"Game statistics" block is gnubg's own figures, never read into these.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
+                                          Depth, Probabilities)
+
+PROGRAM = "GNU Backgammon"
+_MARKS = ("doubtful", "bad", "very bad")
+
+
+def _probabilities(d: Mapping[str, float] | None) -> Probabilities | None:
+    if not d or "win" not in d:
+        return None
+    return Probabilities(d["win"], d["gammon"], d["backgammon"], d["opp_gammon"],
+                         d["opp_backgammon"])
+
+
+def _depth(ply: int | None, cubeful: bool | None = True) -> Depth | None:
+    if ply is None:
+        return None
+    return Depth(PROGRAM, "evaluation", ply, cubeful, f"{ply}-ply")
+
+
+def _marks(alerts: list[dict]) -> tuple[str | None, str | None]:
+    """(checker mark, cube mark) of a block's alerts."""
+    checker = cube = None
+    for a in alerts:
+        words = a["alert"]
+        if words.endswith(" move"):
+            mark = words[:-len(" move")]
+            checker = mark if mark in _MARKS else checker
+        else:
+            mark = a.get("mark") or "doubtful"
+            cube = mark if mark in _MARKS else cube
+    return checker, cube
+
+
+def decode(parsed: Mapping[str, Any], kind: str, player: int,
+           dice: tuple[int, int] | None) -> Analysis | None:
+    """The :class:`Analysis` of one block (``kind``: "roll", "double",
+    "take", "drop"; ``player``: who acts)."""
+    checker_mark, cube_mark = _marks(parsed.get("alerts") or [])
+    checker = cube = None
+    cands = parsed.get("candidates") or []
+    if kind == "roll" and cands and dice is not None:
+        made = next((i for i, c in enumerate(cands) if c.get("played")), None)
+        out = tuple(Candidate(c["play"], c["equity"], _probabilities(c),
+                              _depth(c.get("ply"), c.get("cubeful"))) for c in cands)
+        checker = CheckerDecision(player=player, dice=dice, candidates=out, played=made,
+                                  forced=len(out) <= 1, depth=out[0].depth, mark=checker_mark)
+    c = parsed.get("cube")
+    if c and "no_double" in c and "double_take" in c:
+        answer = {"take": "take", "drop": "pass"}.get(kind)
+        sign = -1.0 if answer is not None else 1.0   # an answer's block is the taker's view
+        probs = _probabilities(c.get("probabilities"))
+        if probs is not None and answer is not None:
+            p = c["probabilities"]
+            probs = Probabilities(p["opp_win"], p["opp_gammon"], p["opp_backgammon"],
+                                  p["gammon"], p["backgammon"])
+        dp = c.get("double_pass")
+        cube = CubeDecision(player=player if answer is None else 1 - player,
+                            no_double=sign * c["no_double"] + 0.0,
+                            double_take=sign * c["double_take"] + 0.0,
+                            double_pass=None if dp is None else sign * dp + 0.0,
+                            doubled=kind != "roll", answer=answer, unit="emg",
+                            probabilities=probs, depth=_depth(c.get("ply"), None),
+                            mark=cube_mark if answer is None else None,
+                            answer_mark=cube_mark if answer is not None else None)
+    result = Analysis(PROGRAM, checker=checker, cube=cube)
+    return result if result else None
+
+
+class TextAnalysis(Mapping):
+    """gnubg's analysis of one action in its text export: a read-only
+    JSON-ready mapping (what :func:`.analysis.block_analysis` parsed, and
+    ``"decisions"``, the model as JSON), whose :attr:`decisions` is the
+    :class:`~gamao_cli.analysis.decisions.Analysis`, made when first read."""
+
+    __slots__ = ("_parsed", "_args", "_decisions", "_data")
+
+    def __init__(self, parsed: dict, kind: str, player: int, dice: tuple[int, int] | None):
+        self._parsed = parsed
+        self._args: tuple | None = (kind, player, dice)
+        self._decisions: Analysis | None = None
+        self._data: dict | None = None
+
+    def __bool__(self) -> bool:
+        return True
+
+    @property
+    def decisions(self) -> Analysis | None:
+        if self._args is not None:
+            self._decisions = decode(self._parsed, *self._args)
+            self._args = None
+        return self._decisions
+
+    def _dict(self) -> dict:
+        if self._data is None:
+            data = dict(self._parsed)
+            a = self.decisions
+            if a is not None:
+                data["decisions"] = a.to_json()
+            self._data = data
+        return self._data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == "invalid":   # eXtreme Gammon's mark, never GNU Backgammon's
+            return default
+        return self._dict().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self):
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __repr__(self) -> str:
+        return f"TextAnalysis({self._dict()!r})"
