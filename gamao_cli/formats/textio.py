@@ -650,7 +650,10 @@ def atomic_write(
     keeps its permission bits; a new one gets the usual ``0o666 & ~umask``.
     An existing character device or pipe (``/dev/null``, ``/dev/stdout``,
     ``/dev/full``, a FIFO) is written to directly, never replaced; a block
-    device or socket is refused.
+    device or socket is refused. A symbolic link is never written through
+    (it may lead out of the output folder): without ``force`` it is refused,
+    with ``force`` the link itself is replaced by the new file, atomically,
+    and its target is left as it was.
     A ``str`` is encoded with ``encoding``; newlines are written as given.
 
     ``data`` may also be an iterable of ``str`` or ``bytes`` chunks (a
@@ -694,9 +697,13 @@ def atomic_write(
         _write_special(label, st, payloads)
         return True
     target = Path(label)
-    if target.is_symlink():  # write through the link, keep the link
-        target = Path(os.path.realpath(target))
-    if target.is_dir():
+    link = target.is_symlink()
+    if link:
+        # never written through: the link may point out of the output folder
+        # (or nowhere yet); --force replaces the link itself, never its target
+        if not force:
+            raise OutputError(link_refused(label))
+    elif target.is_dir():
         raise OutputError(f"{label}: is a directory")
     exists = os.path.lexists(target)
     if exists and not force:
@@ -707,7 +714,7 @@ def atomic_write(
             raise OutputError(f"{label}: {str(folder)!r} is not a folder")
         raise OutputError(f"{label}: folder {str(folder)!r} does not exist")
 
-    if exists:
+    if exists and not link:
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)
         except OSError:
@@ -770,6 +777,17 @@ def atomic_write(
                 pass
     _fsync_dir(folder)
     return True
+
+
+def link_refused(label: str) -> str:
+    try:
+        to = os.readlink(label)
+    except OSError:
+        to = "?"
+    from gamao_cli.i18n import _
+    return _("{path}: is a symbolic link (to {target}); gamao does not write through a link "
+             "(--force replaces the link itself, never its target)").format(
+        path=label, target=repr(to))
 
 
 def _write_special(label: str, st: os.stat_result, payloads: Iterable[bytes]) -> None:

@@ -1,0 +1,306 @@
+"""Generators of hostile cases (issue 24, the third round), for the tests of
+each family (tests/test_hostile_round3_*.py): not the issue's exact cases
+but every combination of the parts they are made of.
+
+* :func:`link_cases`: what stands at an output's place (a link to a file
+  outside the folder, a dangling link out of it, relative or absolute, a
+  link to a link);
+* :func:`listeners`: what listens where a scheduler should (nothing, a
+  silent listener, junk bytes of several kinds, an HTTP server) and
+  :func:`bad_addresses`: addresses no scheduler has;
+* :func:`zip_bomb`, :func:`xg_bomb`: decompression bombs of any size
+  stated or real;
+* :func:`forbidden_xml`: the characters XML 1.0 forbids;
+* :func:`hostile_member_names`: archive member names that climb out, are
+  absolute, use back slashes, or collide.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import socket
+import struct
+import threading
+import time
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+
+# -- what stands where an output goes --------------------------------------------
+
+@dataclass(frozen=True)
+class LinkCase:
+    """A symbolic link put where an output file goes. ``make(place,
+    elsewhere)`` makes it at ``place`` and returns the file it leads to (in
+    ``elsewhere``, outside the output folder), which exists or not."""
+
+    name: str
+    make: Callable[[Path, Path], Path]
+    target_exists: bool
+
+
+def _link(place: Path, to: Path, relative: bool) -> None:
+    place.parent.mkdir(parents=True, exist_ok=True)
+    place.symlink_to(os.path.relpath(to, place.parent) if relative else to)
+
+
+def link_cases() -> Iterator[LinkCase]:
+    for relative in (True, False):
+        how = "relative" if relative else "absolute"
+        for exists in (True, False):
+            kind = "existing" if exists else "dangling"
+
+            def make(place: Path, elsewhere: Path, relative=relative, exists=exists) -> Path:
+                elsewhere.mkdir(parents=True, exist_ok=True)
+                target = elsewhere / "notes.txt"
+                if exists:
+                    target.write_text("precious\n")
+                _link(place, target, relative)
+                return target
+            yield LinkCase(f"{kind}-{how}", make, exists)
+
+    def chain(place: Path, elsewhere: Path) -> Path:   # a link to a link out of the folder
+        elsewhere.mkdir(parents=True, exist_ok=True)
+        target = elsewhere / "notes.txt"
+        target.write_text("precious\n")
+        middle = elsewhere / "middle"
+        _link(middle, target, False)
+        _link(place, middle, True)
+        return target
+    yield LinkCase("chain", chain, True)
+
+
+# -- what listens where a scheduler should ----------------------------------------------
+
+#: What a listener does with a connection: nothing (silent), send bytes at
+#: once, or wait for a request and answer as a web server does.
+LISTENER_KINDS = {
+    "silent": None,
+    "junk-ff": b"\xff" * 64,
+    "junk-zero": b"\x00" * 64,
+    "junk-huge-length": struct.pack("<Q", 1 << 62) + b"\x01" * 32,
+    "junk-text": b"SSH-2.0-OpenSSH_9.6\r\n",
+    "http": "http",
+}
+
+
+@contextlib.contextmanager
+def listener(kind: str, lifetime: float = 60.0) -> Iterator[str]:
+    """A listener on 127.0.0.1 that behaves as ``kind`` says, for at most
+    ``lifetime`` seconds; yields its address (``tcp://127.0.0.1:PORT``)."""
+    what = LISTENER_KINDS[kind]
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(16)
+    srv.settimeout(0.2)
+    stop = threading.Event()
+    conns: list[socket.socket] = []
+
+    def serve() -> None:
+        end = time.monotonic() + lifetime
+        while not stop.is_set() and time.monotonic() < end:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                continue
+            conns.append(c)
+            try:
+                if what == "http":
+                    c.settimeout(0.5)
+                    with contextlib.suppress(OSError):
+                        if c.recv(4096):
+                            c.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                elif what:
+                    c.sendall(what)
+            except OSError:
+                pass
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    try:
+        yield f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+    finally:
+        stop.set()
+        t.join(5)
+        for c in conns:
+            c.close()
+        srv.close()
+
+
+def closed_address() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"tcp://127.0.0.1:{s.getsockname()[1]}"
+
+
+def bad_addresses() -> list[str]:
+    """Addresses that are no scheduler's: empty, malformed, other schemes."""
+    return ["", " ", "garbage", "tcp://", "tcp://[::1", "tcp://127.0.0.1:", "tcp://:8786",
+            "tcp://127.0.0.1:99999", "http://127.0.0.1:8786", "https://x:1", "inproc://",
+            "inproc://127.0.0.1/1/2", "ucx://127.0.0.1:8786", "ws://127.0.0.1:1",
+            "tls://127.0.0.1:8786", "unknown+scheme://h:1"]
+
+
+# -- decompression bombs ----------------------------------------------------------------
+
+def deflate_zeros(size: int, chunk: int = 1 << 24) -> bytes:
+    """A raw deflate stream of ``size`` zero bytes (made piece by piece)."""
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    out = []
+    block = bytes(min(chunk, size))
+    left = size
+    while left:
+        n = min(left, len(block))
+        out.append(c.compress(block[:n]))
+        left -= n
+    out.append(c.flush())
+    return b"".join(out)
+
+
+def zip_bomb(members: list[tuple[str, int, bytes | None]], *, lie: bool = False) -> bytes:
+    """A zip whose members are ``(name, size, data)``: ``data`` given is
+    stored as it is (deflated), ``None`` makes ``size`` zero bytes. With
+    ``lie``, the central directory states every member 1 KiB uncompressed
+    (so that only reading it finds its real size)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, size, data in members:
+            if data is not None:
+                z.writestr(name, data)
+                continue
+            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with z.open(info, "w", force_zip64=size > (1 << 31)) as fh:
+                block = bytes(1 << 22)
+                left = size
+                while left:
+                    n = min(left, len(block))
+                    fh.write(block[:n])
+                    left -= n
+    data = buf.getvalue()
+    if lie:
+        data = _lie_sizes(data)
+    return data
+
+
+def _lie_sizes(data: bytes) -> bytes:
+    """Every uncompressed size of a zip's central directory and local
+    headers set to 1024 (the CRC left: the member then fails its check,
+    after gamao's budget has stopped it or not)."""
+    out = bytearray(data)
+    i = 0
+    while True:
+        i = out.find(b"PK\x01\x02", i)
+        if i < 0:
+            break
+        struct.pack_into("<I", out, i + 24, 1024)
+        i += 4
+    i = 0
+    while True:
+        i = out.find(b"PK\x03\x04", i)
+        if i < 0:
+            break
+        struct.pack_into("<I", out, i + 22, 1024)
+        i += 4
+    return bytes(out)
+
+
+def xg_bomb(base: bytes, *, game_size: int | None = None, extra: int = 0, shared: int = 0,
+            extra_size: int = 256 << 20) -> bytes:
+    """An XG file made from ``base`` (a real one): its game stream replaced
+    by ``game_size`` zero bytes when given; ``extra`` more entries, each a
+    stream of its own of ``extra_size`` zeros (as a rollout stream gamao
+    never reads); or ``shared`` more entries all pointing at one such
+    stream. CRCs are right, so the file is damaged in nothing but size."""
+    from gamao_cli.formats.xg.container import read_container
+    box = read_container(base)
+    streams = {e.name: box.streams[e.name] for e in box.entries}
+    entries: list[tuple[str, bytes | None, int, int]] = []   # name, packed, size, crc
+    blobs: list[bytes] = []
+    at = 0
+
+    def add(packed: bytes) -> int:
+        nonlocal at
+        start = at
+        blobs.append(packed)
+        at += len(packed)
+        return start
+
+    layout = []
+    for name, content in streams.items():
+        if name == "temp.xg" and game_size is not None:
+            packed = zlib.compress(bytes(game_size), 9)
+            size, crc = game_size, zlib.crc32(bytes(game_size))
+        else:
+            packed, size, crc = zlib.compress(content, 9), len(content), zlib.crc32(content)
+        layout.append((name, add(packed), len(packed), size, crc))
+    if extra or shared:
+        zeros_crc = _crc_of_zeros(extra_size)
+        packed = _zlib_zeros(extra_size)
+        shared_at = add(packed) if shared else None
+        for i in range(shared):
+            layout.append((f"temp{i}.xgr", shared_at, len(packed), extra_size, zeros_crc))
+        for i in range(extra):
+            layout.append((f"roll{i}.xgr", add(packed), len(packed), extra_size, zeros_crc))
+    archive = b"".join(blobs)
+    registry = b""
+    for name, start, csize, size, crc in layout:
+        entry = bytes([len(name)]) + name.encode() + bytes(255 - len(name))
+        entry += bytes(256)
+        entry += struct.pack("<iiiIBB2x", size, csize, start, crc, 0, 9)
+        registry += entry
+    reg = zlib.compress(registry)
+    header_end = box.archive_offset
+    record = struct.pack("<IiiiiI12x", zlib.crc32(archive + reg), len(layout), 1, len(reg),
+                         len(archive), 1)
+    return base[:header_end] + archive + reg + record
+
+
+def _zlib_zeros(size: int) -> bytes:
+    c = zlib.compressobj(9)
+    block = bytes(1 << 22)
+    out = []
+    left = size
+    while left:
+        n = min(left, len(block))
+        out.append(c.compress(block[:n]))
+        left -= n
+    out.append(c.flush())
+    return b"".join(out)
+
+
+def _crc_of_zeros(size: int) -> int:
+    crc = 0
+    block = bytes(1 << 22)
+    left = size
+    while left:
+        n = min(left, len(block))
+        crc = zlib.crc32(block[:n], crc)
+        left -= n
+    return crc
+
+
+# -- text XML 1.0 forbids --------------------------------------------------------------
+
+def forbidden_xml() -> list[str]:
+    """One character of each kind XML 1.0 forbids in a document: every C0
+    control but tab, line feed and carriage return, a lone surrogate's
+    neighbours U+FFFE and U+FFFF."""
+    return [chr(c) for c in range(0x20) if c not in (0x09, 0x0A, 0x0D)] + ["\ufffe", "\uffff"]
+
+
+# -- archive member names ------------------------------------------------------------------
+
+def hostile_member_names() -> list[tuple[str, str]]:
+    """(member name, what gamao must say of it): ``"skipped"`` for a name
+    that climbs out of the archive, ``"renamed"`` for one it stores under
+    another key."""
+    return [("../../evil.mat", "skipped"), ("a/../../evil3.mat", "skipped"),
+            ("..\\win\\evil4.mat", "skipped"), ("a/b/../../../up.mat", "skipped"),
+            ("/abs/evil2.mat", "renamed"), ("C:\\win\\drive.mat", "renamed"),
+            ("a//b.mat", "renamed"), ("./dot.mat", "renamed")]
