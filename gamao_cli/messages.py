@@ -50,6 +50,9 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     _c("GM008", "input", ERROR, "gamao itself failed on this file (an internal error: a bug in "
                                 "gamao, to report with the file)"),
+    _c("GM009", "input", ERROR, "a decompression beyond gamao's budget (an XG stream, an archive "
+                                "member or a compressed archive that would inflate too far: a "
+                                "decompression bomb?)"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -377,6 +380,12 @@ READER_MESSAGES: dict[str, str] = {
                             "damaged",
     "GM006.xg-registry-size": "the archive's registry takes {size} bytes, but {count} entries "
                               "take {want}",
+    "GM009.xg-stream": "{what}: its entry states {size} bytes uncompressed; gamao inflates an XG "
+                       "stream to at most {budget} MiB (a decompression bomb?); not read",
+    "GM009.member": "the member is more than {budget} MiB uncompressed, gamao's budget for one "
+                    "archive member (a decompression bomb?); skipped, the other members are read",
+    "GM009.archive": "the compressed archive inflates to more than {budget} MiB, gamao's budget "
+                     "for one archive (a decompression bomb?); what follows is not read",
     "GM006.xg-inflate-damaged": "{what}: the compressed data is damaged ({reason})",
     "GM006.xg-inflate-too-big": "{what}: it decompresses to more than the {size} bytes its "
                                 "entry states",

@@ -17,7 +17,7 @@ but every combination of the parts they are made of.
 from __future__ import annotations
 
 import contextlib
-import io
+import functools
 import os
 import socket
 import struct
@@ -148,66 +148,80 @@ def bad_addresses() -> list[str]:
 
 # -- decompression bombs ----------------------------------------------------------------
 
-def deflate_zeros(size: int, chunk: int = 1 << 24) -> bytes:
-    """A raw deflate stream of ``size`` zero bytes (made piece by piece)."""
+_CHUNK = 1 << 20
+
+
+@functools.lru_cache(maxsize=None)
+def _raw_zero_block() -> bytes:
+    """A raw deflate block of :data:`_CHUNK` zeros ending in a full flush:
+    the compressor forgets its history there, so the same block can follow
+    itself any number of times."""
     c = zlib.compressobj(9, zlib.DEFLATED, -15)
-    out = []
-    block = bytes(min(chunk, size))
+    first = c.compress(bytes(_CHUNK)) + c.flush(zlib.Z_FULL_FLUSH)
+    again = c.compress(bytes(_CHUNK)) + c.flush(zlib.Z_FULL_FLUSH)
+    assert first == again
+    return first
+
+
+@functools.lru_cache(maxsize=None)
+def deflate_zeros(size: int) -> bytes:
+    """A raw deflate stream of ``size`` zero bytes, made in a moment
+    whatever the size (the same flushed block repeated)."""
+    n, rest = divmod(size, _CHUNK)
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    return _raw_zero_block() * n + c.compress(bytes(rest)) + c.flush()
+
+
+def _zlib_zeros(size: int) -> bytes:
+    """The zlib stream of ``size`` zeros (the adler-32 of zeros: a = 1, b = size)."""
+    adler = ((size % 65521) << 16) | 1
+    return b"\x78\xda" + deflate_zeros(size) + adler.to_bytes(4, "big")
+
+
+@functools.lru_cache(maxsize=None)
+def _crc_of_zeros(size: int) -> int:
+    crc = 0
+    block = bytes(1 << 24)
     left = size
     while left:
         n = min(left, len(block))
-        out.append(c.compress(block[:n]))
+        crc = zlib.crc32(block if n == len(block) else block[:n], crc)
         left -= n
-    out.append(c.flush())
-    return b"".join(out)
+    return crc
 
 
 def zip_bomb(members: list[tuple[str, int, bytes | None]], *, lie: bool = False) -> bytes:
     """A zip whose members are ``(name, size, data)``: ``data`` given is
-    stored as it is (deflated), ``None`` makes ``size`` zero bytes. With
-    ``lie``, the central directory states every member 1 KiB uncompressed
-    (so that only reading it finds its real size)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, size, data in members:
-            if data is not None:
-                z.writestr(name, data)
-                continue
-            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            with z.open(info, "w", force_zip64=size > (1 << 31)) as fh:
-                block = bytes(1 << 22)
-                left = size
-                while left:
-                    n = min(left, len(block))
-                    fh.write(block[:n])
-                    left -= n
-    data = buf.getvalue()
-    if lie:
-        data = _lie_sizes(data)
-    return data
-
-
-def _lie_sizes(data: bytes) -> bytes:
-    """Every uncompressed size of a zip's central directory and local
-    headers set to 1024 (the CRC left: the member then fails its check,
-    after gamao's budget has stopped it or not)."""
-    out = bytearray(data)
-    i = 0
-    while True:
-        i = out.find(b"PK\x01\x02", i)
-        if i < 0:
-            break
-        struct.pack_into("<I", out, i + 24, 1024)
-        i += 4
-    i = 0
-    while True:
-        i = out.find(b"PK\x03\x04", i)
-        if i < 0:
-            break
-        struct.pack_into("<I", out, i + 22, 1024)
-        i += 4
-    return bytes(out)
+    stored deflated as it is, ``None`` makes ``size`` zero bytes (deflated
+    without ever being in memory). With ``lie``, every header states the
+    zeros members 1 KiB uncompressed, so that only reading one finds its
+    real size."""
+    local = bytearray()
+    central = bytearray()
+    for name, size, data in members:
+        raw_name = name.encode("utf-8", "surrogateescape")
+        if data is not None:
+            c = zlib.compressobj(9, zlib.DEFLATED, -15)
+            packed = c.compress(data) + c.flush()
+            size, crc = len(data), zlib.crc32(data)
+            stated = size
+        else:
+            packed, crc = deflate_zeros(size), _crc_of_zeros(size)
+            stated = 1024 if lie else size
+        offset = len(local)
+        try:
+            name.encode("utf-8")
+            flags = 0x800   # the name is UTF-8
+        except UnicodeEncodeError:
+            flags = 0       # bytes that are no UTF-8 (read as cp437)
+        local += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, flags, 8, 0, 0x21, crc,
+                             len(packed), stated, len(raw_name), 0) + raw_name + packed
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, flags, 8, 0, 0x21,
+                               crc, len(packed), stated, len(raw_name), 0, 0, 0, 0, 0,
+                               offset) + raw_name
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members), len(central),
+                      len(local), 0)
+    return bytes(local + central + end)
 
 
 def xg_bomb(base: bytes, *, game_size: int | None = None, extra: int = 0, shared: int = 0,
@@ -234,8 +248,8 @@ def xg_bomb(base: bytes, *, game_size: int | None = None, extra: int = 0, shared
     layout = []
     for name, content in streams.items():
         if name == "temp.xg" and game_size is not None:
-            packed = zlib.compress(bytes(game_size), 9)
-            size, crc = game_size, zlib.crc32(bytes(game_size))
+            packed = _zlib_zeros(game_size)
+            size, crc = game_size, _crc_of_zeros(game_size)
         else:
             packed, size, crc = zlib.compress(content, 9), len(content), zlib.crc32(content)
         layout.append((name, add(packed), len(packed), size, crc))
@@ -260,29 +274,6 @@ def xg_bomb(base: bytes, *, game_size: int | None = None, extra: int = 0, shared
                          len(archive), 1)
     return base[:header_end] + archive + reg + record
 
-
-def _zlib_zeros(size: int) -> bytes:
-    c = zlib.compressobj(9)
-    block = bytes(1 << 22)
-    out = []
-    left = size
-    while left:
-        n = min(left, len(block))
-        out.append(c.compress(block[:n]))
-        left -= n
-    out.append(c.flush())
-    return b"".join(out)
-
-
-def _crc_of_zeros(size: int) -> int:
-    crc = 0
-    block = bytes(1 << 22)
-    left = size
-    while left:
-        n = min(left, len(block))
-        crc = zlib.crc32(block[:n], crc)
-        left -= n
-    return crc
 
 
 # -- text XML 1.0 forbids --------------------------------------------------------------

@@ -424,6 +424,17 @@ def _dialect(name: str):
     return make
 
 
+def _over_budget(tmp):
+    """An archive member over gamao's inflation budget (GM009)."""
+    import io
+    from gamao_cli.formats import archives
+    from gamao_cli.replay.check import input_error_diagnostic
+    from hostile_cases import zip_bomb
+    data = zip_bomb([("big.mat", archives.MAX_MEMBER_BYTES + 1, None)])
+    got = list(archives.iter_members("x.zip", "zip", opener=lambda: io.BytesIO(data)))
+    return [input_error_diagnostic(got[0])]
+
+
 def _internal(tmp):
     """gamao's own failure on a file (GM008), as check_file reports it."""
     from gamao_cli.replay.check import internal_error_diagnostic
@@ -440,6 +451,7 @@ EXAMPLES_OF = {
     "GM005": lambda tmp: _validated(_one_game(_OPEN, tags='; [Variation "Tavla"]')),
     "GM006": lambda tmp: _checked(_file(tmp, "a.xg", b"RGMH" + b"\x00" * 40)),
     "GM008": _internal,
+    "GM009": _over_budget,
     "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
         b'"length": 5', b'"length": "five"'))),
     "GM101": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "47: 13/9 24/23")),

@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from gamao_cli.errors import (DamagedFile, EncodingProblem, InputError, NotAMatchFile,
+from gamao_cli.errors import (DamagedFile, EncodingProblem, InputError, NotAMatchFile, OverBudget,
                               SchemaProblem, SyntaxProblem)
 from gamao_cli.formats import iter_path
 
@@ -92,6 +92,8 @@ def input_error_diagnostic(exc: InputError) -> Diagnostic:
         code = "GM003"
     elif isinstance(exc, DamagedFile):
         code = "GM006"
+    elif isinstance(exc, OverBudget):
+        code = "GM009"
     elif isinstance(exc, SchemaProblem):
         code = "GM007"
     elif isinstance(exc, SyntaxProblem):
