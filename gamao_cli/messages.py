@@ -53,6 +53,9 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM009", "input", ERROR, "a decompression beyond gamao's budget (an XG stream, an archive "
                                 "member or a compressed archive that would inflate too far: a "
                                 "decompression bomb?)"),
+    _c("GM012", "input", ERROR, "a figure of the match that the tables' column cannot hold (a "
+                                "length or score of thousands of digits): the match is not "
+                                "exported"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -118,6 +121,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM505", "conversion", WARNING, "what reads back otherwise than it was written"),
     _c("GM506", "conversion", WARNING, "written in the target format's own way for other programs"),
     _c("GM507", "conversion", ERROR, "not written: the target format cannot hold it so that it reads back"),
+    _c("GM509", "conversion", WARNING, "figures that are no number (NaN, infinity) written as null: "
+                                       "JSON has no such number"),
 ]}
 
 #: Codes renumbered, old -> new: a diagnostic made with an old code gets the
@@ -380,6 +385,12 @@ READER_MESSAGES: dict[str, str] = {
                             "damaged",
     "GM006.xg-registry-size": "the archive's registry takes {size} bytes, but {count} entries "
                               "take {want}",
+    "GM509": "{n} figure(s) that are no number (NaN or infinity; the first at {first}) written as "
+             "null: JSON has no such number",
+    "GM012": "{column} would be {value}, which its type {type} cannot hold: this match is not "
+             "exported (the other matches are)",
+    "GM012.long": "{column} would be a number of more than 18 digits, which its type {type} "
+                  "cannot hold: this match is not exported (the other matches are)",
     "GM009.xg-stream": "{what}: its entry states {size} bytes uncompressed; gamao inflates an XG "
                        "stream to at most {budget} MiB (a decompression bomb?); not read",
     "GM009.member": "the member is more than {budget} MiB uncompressed, gamao's budget for one "

@@ -295,3 +295,54 @@ def hostile_member_names() -> list[tuple[str, str]]:
             ("..\\win\\evil4.mat", "skipped"), ("a/b/../../../up.mat", "skipped"),
             ("/abs/evil2.mat", "renamed"), ("C:\\win\\drive.mat", "renamed"),
             ("a//b.mat", "renamed"), ("./dot.mat", "renamed")]
+
+
+# -- records whose figures or text gamao's outputs once choked on ------------------------
+
+def huge_records() -> list[tuple[str, str, str]]:
+    """(name, file name, text): records holding a figure of more than
+    4,300 digits once replayed (a score line of 4,300-digit scores plus the
+    game's point, for each player winning and each player's score huge) or
+    a match length of 4,300 digits."""
+    n = "9" * 4300
+    out = []
+    endings = {0: "  2)  Doubles => 2       Drops\n      Wins 1 point\n",
+               1: "  2) 31: 8/5 6/5                 Doubles => 2\n  3)  Drops\n"
+                  "                                 Wins 1 point\n"}
+    for winner in (0, 1):
+        for scores in ((n, "0"), ("0", n), (n, n)):
+            huge = "both" if scores == (n, n) else "A" if scores[0] == n else "B"
+            text = (" 0 point match\n\n Game 1\n"
+                    f" A : {scores[0]}                     B : {scores[1]}\n"
+                    "  1)                             64: 24/18 18/14\n" + endings[winner])
+            name = f"score-{huge}-huge-{'AB'[winner]}-wins"
+            out.append((name, name + ".mat", text))
+    out.append(("length", "length.mat",
+                f" {n} point match\n\n Game 1\n A : 0    B : 0\n"
+                "  1)                             64: 24/18 18/14\n"))
+    return out
+
+
+def blocked_records() -> list[tuple[str, str]]:
+    """(name, text): records whose plays, replayed as written, put both
+    players' checkers on one point (a play onto a held point, a record
+    whose columns are swapped), in several places."""
+    head = " 3 point match\n\n Game 1\n A : 0                     B : 0\n"
+    return [
+        ("onto-six-point", head + "  1) 52: 24/19 24/22              31: 8/5 6/5\n"
+                                  "  2) 31: 8/5 6/5\n"),
+        ("onto-eight-point", head + "  1) 63: 24/17 24/21              31: 8/5 6/5\n"
+                                    "  2) 31: 8/5 6/5\n"),
+        ("swapped-columns", head + "  1)                             31: 8/5 6/5\n"
+                                   "  2) 64: 24/18 18/14             31: 8/5 6/5\n"
+                                   "  3) 55: 19/14 19/14 14/9 14/9\n"),
+        ("second-game", head + "  1) 31: 8/5 6/5\n  2)  Doubles => 2\n"
+                               "                                 Drops\n      Wins 1 point\n\n"
+                               " Game 2\n A : 1                     B : 0\n"
+                               "  1) 52: 24/19 24/22\n"),
+    ]
+
+
+def surrogate_names() -> list[str]:
+    """Player names holding lone surrogates (as a JSON escape writes them)."""
+    return ["A\\udcffx", "\\ud83d", "x\\ude00y", "\\udcfe\\udcff", "ok\\ud83d\\ude00\\ud800"]

@@ -435,6 +435,24 @@ def _over_budget(tmp):
     return [input_error_diagnostic(got[0])]
 
 
+def _out_of_range(tmp):
+    """A match whose length no int32 column holds (GM012), as export says it."""
+    from gamao_cli.tables.export import Item, Job, Partition, run_partition
+    p = _file(tmp, "a.mat", _one_game("  1) 31: 8/5 6/5\n", length=10 ** 12).encode())
+    job = Job(out=str(tmp / "t"), to="jsonl")
+    return run_partition(job, Partition(0, (Item(str(p), "file"),))).diagnostics
+
+
+def _no_number(tmp):
+    """A figure that is no number written as JSON null (GM509)."""
+    from gamao_cli import formats
+    [match] = formats.read_path(ILLEGAL)
+    match.games[0].actions[1].analysis = {"equity": float("nan")}
+    result = formats.get("json").write([match])
+    "".join(result.iter_chunks())
+    return result.notes
+
+
 def _internal(tmp):
     """gamao's own failure on a file (GM008), as check_file reports it."""
     from gamao_cli.replay.check import internal_error_diagnostic
@@ -452,6 +470,7 @@ EXAMPLES_OF = {
     "GM006": lambda tmp: _checked(_file(tmp, "a.xg", b"RGMH" + b"\x00" * 40)),
     "GM008": _internal,
     "GM009": _over_budget,
+    "GM012": _out_of_range,
     "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
         b'"length": 5', b'"length": "five"'))),
     "GM101": lambda tmp: _validated(_G1.replace("41: 13/9 24/23", "47: 13/9 24/23")),
@@ -524,6 +543,7 @@ EXAMPLES_OF = {
                                 "sgf"),
     "GM507": lambda tmp: _refusal(_one_game(_OPEN + "      Wins 1 point\n"), "mat",
                                   comments=['; [Site "x"]']),
+    "GM509": _no_number,
 }
 
 #: Codes no short record shows: GM105 and GM407 are never reported; GM206

@@ -7,7 +7,7 @@ import os
 import re
 from typing import Iterable
 
-from gamao_cli.formats.textio import atomic_write, escape_surrogates, link_refused
+from gamao_cli.formats.textio import atomic_write, link_refused, xml_safe
 
 
 
@@ -76,7 +76,7 @@ def write_html_report(results: Iterable, folder: str, force: bool = False) -> st
     replays = Replays()
     for r, name, matches in todo:
         page = replay_page([(mt, replays.of(mt)) for mt in matches], path=r.path)
-        atomic_write(os.path.join(pages_dir, name), escape_surrogates(page), force=force)
+        atomic_write(os.path.join(pages_dir, name), xml_safe(page), force=force)
         links[r.path] = f"pages/{name}"
-    atomic_write(index, escape_surrogates(report_page(results, links)), force=force)
+    atomic_write(index, xml_safe(report_page(results, links)), force=force)
     return index

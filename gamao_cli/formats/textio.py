@@ -50,7 +50,7 @@ from gamao_cli.errors import EncodingProblem, InputError, OutputError
 from gamao_cli.messages import Msg
 
 __all__ = ["decode_bytes", "read_text", "atomic_write", "normalise_newlines",
-           "DecodedFile", "open_decoded"]
+           "DecodedFile", "open_decoded", "xml_safe"]
 
 # C0 controls that may appear in a text file
 _ALLOWED_CONTROLS = frozenset("\t\n\x0b\x0c\r\x1a\x1b")
@@ -630,6 +630,31 @@ def escape_surrogates(text: str) -> str:
     if text.isascii():
         return text
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+#: What XML 1.0 forbids in a document: C0 controls but tab, line feed and
+#: carriage return; U+FFFE and U+FFFF; surrogates (which no encoding holds alone).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids written as its escape
+    (``\\x01``, ``\\x1b``, ``\\ufffe``, a lone surrogate ``\\udcff``), the
+    way gamao's other outputs write such characters, so that an XML reader
+    reads the document (SVG, JUnit, the HTML pages) and the text stays
+    visible.
+
+    >>> print(xml_safe("a" + chr(1) + "b" + chr(0xDCFF) + "-ok"))
+    a\\x01b\\udcff-ok
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return _NOT_XML.sub(_xml_escape, text)
+
+
+def _xml_escape(m: "re.Match[str]") -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x20 else f"\\u{c:04x}"
 
 
 def atomic_write(

@@ -98,6 +98,8 @@ def input_error_diagnostic(exc: InputError) -> Diagnostic:
         code = "GM007"
     elif isinstance(exc, SyntaxProblem):
         code = "GM001"
+    elif exc.key is not None and exc.key.partition(".")[0] == "GM012":
+        code = "GM012"
     else:
         code = "GM004"
     fields = dict(exc.fields)

@@ -278,6 +278,35 @@ def _write_partition(job: Job, part: Partition, result: PartResult) -> None:
             w.close()
 
 
+_RANGES = {"int8": 1 << 7, "int16": 1 << 15, "int32": 1 << 31, "int64": 1 << 63}
+_INT_COLUMNS = {t: [(c.name, _RANGES[c.type]) for c in cols if c.type in _RANGES]
+                for t, cols in TABLES.items()}
+#: the action columns whose figures can outgrow their game's (a stated cube value)
+_ACTION_CHECKED = [(n, r) for n, r in _INT_COLUMNS["actions"] if n in ("cube_value", "points")]
+
+
+def _out_of_range(rows, label: str) -> InputError | None:
+    """The GM012 error of a match holding a figure its table's column
+    cannot hold (a length or score of thousands of digits in an int32),
+    checked before any row of it is written; None when all fit."""
+    def check(table: str, row: dict, columns) -> InputError | None:
+        for name, bound in columns:
+            v = row.get(name)
+            if v is not None and not -bound <= v < bound:
+                shown = str(v) if -10 ** 18 < v < 10 ** 18 else None
+                return InputError(path=label, key="GM012" if shown else "GM012.long",
+                                  fields={"column": f"{table}.{name}", "value": shown,
+                                          "type": next(c.type for c in TABLES[table]
+                                                       if c.name == name)})
+        return None
+    problem = check("matches", rows.match, _INT_COLUMNS["matches"])
+    for g in rows.games:
+        problem = problem or check("games", g, _INT_COLUMNS["games"])
+    for a in rows.actions:
+        problem = problem or check("actions", a, _ACTION_CHECKED)
+    return problem
+
+
 def _export_source(source, label, writers, result, input_error_diagnostic,
                    internal_error_diagnostic) -> None:
     where = "reading"
@@ -287,6 +316,13 @@ def _export_source(source, label, writers, result, input_error_diagnostic,
         for match in formats.read_source(source):
             where = "checking"
             rows = match_rows(match, path=label, index=index, fmt=fmt)
+            too_big = _out_of_range(rows, label)
+            if too_big is not None:   # this match only: the file's others are exported
+                result.unreadable += 1
+                result.diagnostics.append(input_error_diagnostic(too_big))
+                index += 1
+                where = "reading"
+                continue
             writers["matches"].add([rows.match])
             writers["games"].add(rows.games)
             writers["actions"].add(rows.actions)
