@@ -268,6 +268,8 @@ READER_MESSAGES: dict[str, str] = {
     # GM004: the operating system's reasons
     "GM004.cannot-read": "cannot read: {reason}",
     "GM004.cannot-read-stdin": "cannot read standard input: {reason}",
+    "GM004.stream-too-big": "more than {limit} MiB from a pipe or device, which gamao reads into "
+                            "memory whole: not read",
     "os.not-found": "no such file or directory",
     "os.is-a-directory": "is a directory",
     "os.permission": "permission denied",

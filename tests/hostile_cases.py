@@ -225,7 +225,7 @@ def zip_bomb(members: list[tuple[str, int, bytes | None]], *, lie: bool = False)
 
 
 def xg_bomb(base: bytes, *, game_size: int | None = None, extra: int = 0, shared: int = 0,
-            extra_size: int = 256 << 20) -> bytes:
+            extra_size: int = 256 << 20, replace: dict[str, bytes] | None = None) -> bytes:
     """An XG file made from ``base`` (a real one): its game stream replaced
     by ``game_size`` zero bytes when given; ``extra`` more entries, each a
     stream of its own of ``extra_size`` zeros (as a rollout stream gamao
@@ -234,6 +234,7 @@ def xg_bomb(base: bytes, *, game_size: int | None = None, extra: int = 0, shared
     from gamao_cli.formats.xg.container import read_container
     box = read_container(base)
     streams = {e.name: box.streams[e.name] for e in box.entries}
+    streams.update(replace or {})   # (a stream replaced: its CRC and sizes follow)
     entries: list[tuple[str, bytes | None, int, int]] = []   # name, packed, size, crc
     blobs: list[bytes] = []
     at = 0
@@ -346,3 +347,49 @@ def blocked_records() -> list[tuple[str, str]]:
 def surrogate_names() -> list[str]:
     """Player names holding lone surrogates (as a JSON escape writes them)."""
     return ["A\\udcffx", "\\ud83d", "x\\ude00y", "\\udcfe\\udcff", "ok\\ud83d\\ude00\\ud800"]
+
+
+# -- inputs that can be read only once ----------------------------------------------------
+
+@contextlib.contextmanager
+def fifo_feeding(folder: Path, data: bytes, name: str = "in.mat") -> Iterator[Path]:
+    """A FIFO in ``folder`` that a thread feeds ``data`` to once, as a
+    shell's ``cat file > fifo`` does: the writer waits in its ``open`` for
+    the reader. On leaving, a writer still waiting is let go."""
+    path = folder / name
+    os.mkfifo(path)
+
+    def feed() -> None:
+        try:
+            with open(path, "wb") as fh:   # blocks until a reader opens it
+                fh.write(data)
+        except OSError:
+            pass
+    t = threading.Thread(target=feed, daemon=True)
+    t.start()
+    time.sleep(0.05)   # the writer is waiting in open() (as cat would be)
+    try:
+        yield path
+    finally:
+        if t.is_alive():   # nobody read it: open it once so that the writer ends
+            with contextlib.suppress(OSError):
+                fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+                t.join(5)
+                os.close(fd)
+        t.join(5)
+
+
+def rtf_comment(text: str) -> str:
+    """``text`` as XG writes a comment: RTF, each character beyond ASCII as
+    ``\\uN?`` of its UTF-16 code units (signed, as RTF's 16-bit numbers
+    are), so a character beyond U+FFFF is two of them."""
+    out = []
+    for ch in text:
+        if ord(ch) < 128:
+            out.append(ch)
+            continue
+        units = ch.encode("utf-16-le")
+        for i in range(0, len(units), 2):
+            u = int.from_bytes(units[i:i + 2], "little")
+            out.append(f"\\u{u - 65536 if u > 32767 else u}?")
+    return "{\\rtf1\\ansi\\uc1 " + "".join(out) + "\\par}"

@@ -512,17 +512,23 @@ def _open_for_reading(label: str):
     return fh
 
 
-def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
+def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
     """Every byte of a file (not standard input); operating-system errors
-    become :class:`gamao_cli.errors.InputError`."""
+    become :class:`gamao_cli.errors.InputError`, and so does more than
+    ``limit`` bytes, when given."""
     label = os.fspath(path)
     try:
         if os.path.isdir(label):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", label)
         with _open_for_reading(label) as fh:
-            return fh.read()
+            if limit is None:
+                return fh.read()
+            data = fh.read(limit + 1)
     except OSError as e:
         raise cannot_read(label, e) from None
+    if len(data) > limit:
+        raise InputError(path=label, key="GM004.stream-too-big", fields={"limit": limit >> 20})
+    return data
 
 
 def read_file_head(path: str | os.PathLike[str], size: int) -> bytes:

@@ -141,9 +141,22 @@ def iter_inputs(paths: Iterable[str], globs: tuple[str, ...] = ()) -> Iterator[s
                     yield os.path.join(root, name)
 
 
+def _read_once(path: str) -> bool:
+    import stat
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
 def items_of(path: str, globs: tuple[str, ...] = ()) -> list[Item]:
     """The items of one input: itself, or a zip's members. Raises
     :class:`InputError` for an archive that cannot be listed."""
+    if not storage.is_url(path) and _read_once(path):
+        # a FIFO or device: looking at its first bytes would consume them;
+        # it is read whole, once, as a record (formats.base.Source)
+        return [Item(path, "file", None, 0)]
     op = storage.opener(path)
     kind = archives.kind_of_path(path, op)
     size = storage.size(path)
