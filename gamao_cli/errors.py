@@ -154,5 +154,11 @@ class UnknownVariant(GamaoError):
         super().__init__(f"unknown variant {name!r} (known: {', '.join(known)})")
 
 
+class OverBudget(InputError):
+    """Input whose decompression would go beyond what gamao inflates (code
+    GM009): an XG stream, an archive member or a compressed archive larger
+    than its budget (a decompression bomb, or a file no program writes)."""
+
+
 class DamagedFile(InputError):
     """A binary record whose bytes are damaged (bad checksum, cut short, impossible values)."""

@@ -47,15 +47,21 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM004", "input", ERROR, "the file cannot be read"),
     _c("GM005", "syntax", ERROR, "unknown variant in the record's rules"),
     _c("GM006", "input", ERROR, "a binary file's bytes are damaged (bad checksum, cut short, impossible values)"),
-    _c("GM030", "input", INFO, "a file another program rewrote, read where its own program "
-                               "keeps the data"),
     _c("GM007", "syntax", ERROR, "a JSON document that does not follow gamao's schema"),
     _c("GM008", "input", ERROR, "gamao itself failed on this file (an internal error: a bug in "
                                 "gamao, to report with the file)"),
+    _c("GM009", "input", ERROR, "a decompression beyond gamao's budget (an XG stream, an archive "
+                                "member or a compressed archive that would inflate too far: a "
+                                "decompression bomb?)"),
+    _c("GM012", "input", ERROR, "a figure of the match that the tables' column cannot hold (a "
+                                "length or score of thousands of digits): the match is not "
+                                "exported"),
     _c("GM013", "syntax", ERROR, "a GNU Backgammon text export in another language than "
                                  "English (gamao reads the English one)"),
     _c("GM014", "input", ERROR, "a record of a kind gamao does not read yet (a BGBlitz game "
                                 "set up, or in a variant)"),
+    _c("GM030", "input", INFO, "a file another program rewrote, read where its own program "
+                               "keeps the data"),
     # notation: what is written, independent of legality
     _c("GM101", "notation", ERROR, "a die is not 1-6"),
     _c("GM102", "notation", WARNING, "a hit mark where no checker is hit"),
@@ -134,6 +140,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM505", "conversion", WARNING, "what reads back otherwise than it was written"),
     _c("GM506", "conversion", WARNING, "written in the target format's own way for other programs"),
     _c("GM507", "conversion", ERROR, "not written: the target format cannot hold it so that it reads back"),
+    _c("GM509", "conversion", WARNING, "figures that are no number (NaN, infinity) written as null: "
+                                       "JSON has no such number"),
 ]}
 
 #: Codes renumbered, old -> new: a diagnostic made with an old code gets the
@@ -312,6 +320,8 @@ READER_MESSAGES: dict[str, str] = {
     "GM002.archive-inside": "an archive ({kind}) inside an archive: gamao does not open it",
     "GM002.archive-empty": "an archive ({kind}) with no match record in it: no member's name "
                            "ends in {endings} (--glob takes others)",
+    "GM004.stream-too-big": "more than {limit} MiB from a pipe or device, which gamao reads into "
+                            "memory whole: not read",
     "os.not-found": "no such file or directory",
     "os.is-a-directory": "is a directory",
     "os.permission": "permission denied",
@@ -490,6 +500,18 @@ READER_MESSAGES: dict[str, str] = {
                             "damaged",
     "GM006.xg-registry-size": "the archive's registry takes {size} bytes, but {count} entries "
                               "take {want}",
+    "GM509": "{n} figure(s) that are no number (NaN or infinity; the first at {first}) written as "
+             "null: JSON has no such number",
+    "GM012": "{column} would be {value}, which its type {type} cannot hold: this match is not "
+             "exported (the other matches are)",
+    "GM012.long": "{column} would be a number of more than 18 digits, which its type {type} "
+                  "cannot hold: this match is not exported (the other matches are)",
+    "GM009.xg-stream": "{what}: its entry states {size} bytes uncompressed; gamao inflates an XG "
+                       "stream to at most {budget} MiB (a decompression bomb?); not read",
+    "GM009.member": "the member is more than {budget} MiB uncompressed, gamao's budget for one "
+                    "archive member (a decompression bomb?); skipped, the other members are read",
+    "GM009.archive": "the compressed archive inflates to more than {budget} MiB, gamao's budget "
+                     "for one archive (a decompression bomb?); what follows is not read",
     "GM006.xg-inflate-damaged": "{what}: the compressed data is damaged ({reason})",
     "GM006.xg-inflate-too-big": "{what}: it decompresses to more than the {size} bytes its "
                                 "entry states",

@@ -477,6 +477,35 @@ def _dialect(name: str):
     return make
 
 
+def _over_budget(tmp):
+    """An archive member over gamao's inflation budget (GM009)."""
+    import io
+    from gamao_cli.formats import archives
+    from gamao_cli.replay.check import input_error_diagnostic
+    from hostile_cases import zip_bomb
+    data = zip_bomb([("big.mat", archives.MAX_MEMBER_BYTES + 1, None)])
+    got = list(archives.iter_members("x.zip", "zip", opener=lambda: io.BytesIO(data)))
+    return [input_error_diagnostic(got[0])]
+
+
+def _out_of_range(tmp):
+    """A match whose length no int32 column holds (GM012), as export says it."""
+    from gamao_cli.tables.export import Item, Job, Partition, run_partition
+    p = _file(tmp, "a.mat", _one_game("  1) 31: 8/5 6/5\n", length=10 ** 12).encode())
+    job = Job(out=str(tmp / "t"), to="jsonl")
+    return run_partition(job, Partition(0, (Item(str(p), "file"),))).diagnostics
+
+
+def _no_number(tmp):
+    """A figure that is no number written as JSON null (GM509)."""
+    from gamao_cli import formats
+    [match] = formats.read_path(ILLEGAL)
+    match.games[0].actions[1].analysis = {"equity": float("nan")}
+    result = formats.get("json").write([match])
+    "".join(result.iter_chunks())
+    return result.notes
+
+
 def _internal(tmp):
     """gamao's own failure on a file (GM008), as check_file reports it."""
     from gamao_cli.replay.check import internal_error_diagnostic
@@ -494,6 +523,8 @@ EXAMPLES_OF = {
     "GM006": lambda tmp: _checked(_file(tmp, "a.xg", b"RGMH" + b"\x00" * 40)),
     "GM008": _internal,
     "GM030": _xg_rewritten,
+    "GM009": _over_budget,
+    "GM012": _out_of_range,
     "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
         b'"length": 5', b'"length": "five"'))),
     "GM013": lambda tmp: _checked(_file(tmp, "de.txt", "Der Spielstand (nach 0 Partie) ist: "
@@ -587,6 +618,7 @@ EXAMPLES_OF = {
                                 "sgf"),
     "GM507": lambda tmp: _refusal(_one_game(_OPEN + "      Wins 1 point\n"), "mat",
                                   comments=['; [Site "x"]']),
+    "GM509": _no_number,
 }
 
 #: Codes no short record shows: GM105 and GM407 are never reported; GM206

@@ -330,13 +330,18 @@ def test_atomic_write_force_replaces_and_keeps_mode(tmp_path):
     assert os.listdir(tmp_path) == ["out.mat"]
 
 
-def test_atomic_write_through_symlink(tmp_path):
+def test_atomic_write_never_writes_through_a_symlink(tmp_path):
+    # a link is refused without --force; with it the link itself is replaced
+    # by the new file and its target is left as it was (issue 24)
     real = tmp_path / "real.mat"
     real.write_text("old")
     link = tmp_path / "link.mat"
     link.symlink_to(real)
+    with pytest.raises(OutputError, match="symbolic link"):
+        atomic_write(link, "new")
+    assert link.is_symlink() and real.read_text() == "old"
     atomic_write(link, "new", force=True)
-    assert link.is_symlink() and real.read_text() == "new"
+    assert not link.is_symlink() and link.read_text() == "new" and real.read_text() == "old"
 
 
 def test_atomic_write_target_is_directory(tmp_path):

@@ -67,6 +67,7 @@ def _step(where: str, call, *args, **kwargs):
 def _convert_steps(path: str, name: str, target: str, out: str, force: bool,
                    strict: bool) -> tuple[int, list[str]]:
     from gamao_cli.errors import InputError, OutputError, WriteRefused
+    from gamao_cli.formats.limits import all_digits
     from gamao_cli.formats.textio import atomic_write
     from gamao_cli.replay.check import input_error_diagnostic
 
@@ -74,6 +75,16 @@ def _convert_steps(path: str, name: str, target: str, out: str, force: bool,
         matches = _step("reading", members.read_path, path)
     except InputError as exc:
         return exit_codes.USAGE, [input_error_diagnostic(exc).format_text()]
+    # (a figure past 4,300 digits is written where the format holds it; the
+    # JSON and .mat writers refuse it, GM507; nothing is read from here on)
+    with all_digits():
+        return _write_steps(matches, path, name, target, out, force, strict)
+
+
+def _write_steps(matches, path: str, name: str, target: str, out: str, force: bool,
+                 strict: bool) -> tuple[int, list[str]]:
+    from gamao_cli.errors import OutputError, WriteRefused
+    from gamao_cli.formats.textio import atomic_write
     try:
         conv = _step("converting", formats.get(target).write, matches)
     except WriteRefused as exc:

@@ -86,29 +86,36 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
         if problems:
             sys.exit(exit_codes.USAGE)
         fail_usage(_("no match files found in {paths}").format(paths=", ".join(paths)))
-    prepare_output(out, force)
+    staging = prepare_output(out, force)   # refuses an earlier export without --force
     import os
-    job = Job(out=out, to=to, globs=globs, cwd=os.getcwd())
     client = None
-    if scheduler:
-        from . import cluster
-        from gamao_cli.tables.export import run_partition
-        client = cluster.connect(scheduler)
-        results = cluster.ordered_map(client, functools.partial(run_partition, job), parts,
-                                      name="gamao-export")
-    else:
-        results = run_local(job, parts, jobs or os.cpu_count() or 1)
     status = exit_codes.Status()
     totals = dict.fromkeys(("files", "matches", "games", "actions", "errors", "warnings",
                             "unreadable"), 0)
     show = progress if progress is not None else sys.stderr.isatty()
     inputs = sum(len(p.items) for p in parts)
     try:
+        # nothing of the earlier export is touched until every part is written
+        if scheduler is not None:   # --scheduler "" (an unset variable) is an error, not local
+            from . import cluster
+            client = cluster.connect(scheduler)
+        staging.create()
+        job = Job(out=staging.stage, to=to, globs=globs, cwd=os.getcwd())
+        if client is not None:
+            from gamao_cli.tables.export import run_partition
+            results = cluster.ordered_map(client, functools.partial(run_partition, job), parts,
+                                          name="gamao-export")
+        else:
+            results = run_local(job, parts, jobs or os.cpu_count() or 1)
         if show:
             bar = click.progressbar(length=inputs, label=_("Exporting"), file=sys.stderr)
         else:
             bar = None
         for r, p in zip(results, parts):
+            if r.output_error:
+                from gamao_cli.errors import OutputError
+                raise OutputError(_("{error}; the earlier export (if any) was left as it "
+                                    "was").format(error=r.output_error))
             for d in r.diagnostics:
                 click.echo(("\n" if bar is not None else "") + d.format_text(), err=True)
             for key in totals:
@@ -121,10 +128,15 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
                 bar.update(len(p.items))
         if bar is not None:
             bar.render_finish()
+        staging.commit()
     finally:
+        staging.discard()
         if client is not None:
             from . import cluster
             cluster.close(client)
+    for left in staging.leftovers:
+        click.echo(_("{path}: warning: the earlier export's folder could not be removed; the new "
+                     "tables are in place").format(path=left), err=True)
     t = totals
     line = _("{files}, {matches}, {games}, {actions} -> {out} ({to}, {parts} a table); in the "
              "records: {errors}, {warnings}").format(

@@ -7,7 +7,7 @@ import os
 import re
 from typing import Iterable
 
-from gamao_cli.formats.textio import atomic_write, escape_surrogates
+from gamao_cli.formats.textio import atomic_write, link_refused, xml_safe
 
 
 
@@ -22,25 +22,34 @@ def page_name(path: str, taken: set[str]) -> str:
     return name
 
 
-def write_html_report(results: Iterable, folder: str) -> str:
+def _check_folder(path: str) -> None:
+    """Refuse a report folder (or its ``pages/``) that is a symbolic link:
+    the pages would be written wherever it leads."""
+    from gamao_cli.errors import OutputError
+    from gamao_cli.i18n import _
+    if os.path.islink(path):
+        raise OutputError(_("{folder}: is a symbolic link; gamao writes the report only into a "
+                            "real folder; nothing was written").format(folder=path))
+
+
+def write_html_report(results: Iterable, folder: str, force: bool = False) -> str:
     """Write the report and the replay pages; return the report's path.
     Raises :class:`gamao_cli.errors.OutputError` when the folder cannot be
-    written (nothing partial is left: each page is written atomically)."""
+    written (nothing partial is left: each page is written atomically) or,
+    without ``force``, when a page of it is there already (checked before
+    any page is written). No page is written through a symbolic link."""
     from gamao_cli.formats import members
     from gamao_cli.errors import InputError, OutputError
+    from gamao_cli.i18n import _
     from gamao_cli.render.html import replay_page, report_page
     from gamao_cli.replay.replay import Replays
 
     results = list(results)
-    try:
-        os.makedirs(os.path.join(folder, "pages"), exist_ok=True)
-    except OSError as exc:
-        from gamao_cli.i18n import _
-        raise OutputError(_("{folder}: cannot make the report's folder ({reason})").format(
-            folder=folder, reason=exc.strerror)) from None
-    links: dict[str, str] = {}
+    pages_dir = os.path.join(folder, "pages")
+    _check_folder(folder)
+    _check_folder(pages_dir)
+    todo: list[tuple[object, str, list]] = []
     taken: set[str] = set()
-    replays = Replays()
     for r in results:
         if r.unreadable or not r.diagnostics or r.path == "<stdin>":
             continue
@@ -48,10 +57,26 @@ def write_html_report(results: Iterable, folder: str) -> str:
             matches = members.read_path(r.path)
         except InputError:
             continue
-        name = page_name(r.path, taken)
-        page = replay_page([(mt, replays.of(mt)) for mt in matches], path=r.path)
-        atomic_write(os.path.join(folder, "pages", name), escape_surrogates(page), force=True)
-        links[r.path] = f"pages/{name}"
+        todo.append((r, page_name(r.path, taken), matches))
     index = os.path.join(folder, "index.html")
-    atomic_write(index, escape_surrogates(report_page(results, links)), force=True)
+    if not force:
+        for target in [index] + [os.path.join(pages_dir, name) for _r, name, _m in todo]:
+            if os.path.islink(target):
+                raise OutputError(link_refused(target))
+            if os.path.lexists(target):
+                raise OutputError(_("{path}: already exists (use --force to overwrite it); "
+                                    "nothing was written").format(path=target))
+    try:
+        os.makedirs(pages_dir, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(_("{folder}: cannot make the report's folder ({reason})").format(
+            folder=folder, reason=exc.strerror)) from None
+    _check_folder(pages_dir)
+    links: dict[str, str] = {}
+    replays = Replays()
+    for r, name, matches in todo:
+        page = replay_page([(mt, replays.of(mt)) for mt in matches], path=r.path)
+        atomic_write(os.path.join(pages_dir, name), xml_safe(page), force=force)
+        links[r.path] = f"pages/{name}"
+    atomic_write(index, xml_safe(report_page(results, links)), force=force)
     return index

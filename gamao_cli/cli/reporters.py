@@ -16,7 +16,8 @@ codeclimate keep every diagnostic.
 from __future__ import annotations
 
 import json
-from typing import Callable, Iterable
+import sys
+from typing import Any, Callable, Iterable
 from xml.etree import ElementTree as ET
 
 import click
@@ -156,6 +157,44 @@ def text_report(results: Iterable[FileCheck], *, colour: bool = False, quiet: bo
     return _collect("text", results, colour=colour, quiet=quiet, threshold=threshold)
 
 
+def _stdout_speaks_utf8() -> bool:
+    import codecs
+    enc = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        return codecs.lookup(enc).name in ("utf-8", "utf-8-sig")
+    except LookupError:
+        return False
+
+
+def json_text(doc: Any, indent: int | None = None) -> str:
+    """``doc`` as strict JSON for standard output: characters the output's
+    encoding cannot hold (an emoji under a Latin-1 locale) as JSON escapes
+    (``\\ud83d\\ude00``, never Python's ``\\U0001f600``), a float that is no
+    number (NaN, infinity) as ``null``, and an int of more than 4,300
+    digits (a running score from a 4,300-digit score line) as a string of
+    its digits, since JSON readers (Python's among them) refuse to read
+    such a number."""
+    from gamao_cli.formats.json.codec import _no_nan
+    ascii_only = not _stdout_speaks_utf8()
+    try:
+        return json.dumps(doc, indent=indent, ensure_ascii=ascii_only, allow_nan=False)
+    except ValueError:
+        doc = _long_ints_as_text(_no_nan(doc, (), []))
+        return json.dumps(doc, indent=indent, ensure_ascii=ascii_only, allow_nan=False)
+
+
+def _long_ints_as_text(v: Any) -> Any:
+    from gamao_cli.formats.limits import all_digits, fits
+    if isinstance(v, int) and not isinstance(v, bool) and not fits(v):
+        with all_digits():
+            return str(v)
+    if isinstance(v, dict):
+        return {k: _long_ints_as_text(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_long_ints_as_text(x) for x in v]
+    return v
+
+
 def json_report(results: list[FileCheck], *, strict: bool = False) -> str:
     doc = {
         "version": JSON_SCHEMA_VERSION,
@@ -163,11 +202,11 @@ def json_report(results: list[FileCheck], *, strict: bool = False) -> str:
         "files": [r.to_dict(strict) for r in results],
         "summary": totals(results),
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return json_text(doc, indent=2) + "\n"
 
 
 def _jsonl_lines(r: FileCheck) -> list[str]:
-    return [json.dumps(d.to_dict(), ensure_ascii=False) for d in r.diagnostics]
+    return [json_text(d.to_dict()) for d in r.diagnostics]
 
 
 def jsonl_report(results: Iterable[FileCheck]) -> str:
@@ -292,7 +331,10 @@ def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
                       failures=str(failures), errors=str(errors))
     root.append(suite)
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    from gamao_cli.formats.textio import xml_safe
+    # what XML 1.0 forbids (a control character in a file name) as its escape
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + xml_safe(ET.tostring(root, encoding="unicode")) \
+        + "\n"
 
 
 def stream(fmt: str, results: Iterable[FileCheck], write: Callable[[str], None], *,

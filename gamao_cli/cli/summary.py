@@ -74,10 +74,14 @@ def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
             else:
                 status.unreadable()
         all_summaries.extend(summaries)
+    from gamao_cli.formats.limits import all_digits
+    from .reporters import json_text
     if fmt == "json":
-        click.echo(json.dumps(all_summaries, indent=2, ensure_ascii=False))
-    elif fmt == "csv":
-        click.echo(csv_text(all_summaries), nl=False)
-    else:
-        click.echo(table(all_summaries), nl=False)
+        click.echo(json_text(all_summaries, indent=2))
+        sys.exit(status.code)
+    with all_digits():   # a score of more than 4,300 digits is written, not a crash
+        if fmt == "csv":
+            click.echo(csv_text(all_summaries), nl=False)
+        else:
+            click.echo(table(all_summaries), nl=False)
     sys.exit(status.code)

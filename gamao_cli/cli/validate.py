@@ -31,6 +31,8 @@ from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally,
 @click.option("--html-dir", type=click.Path(file_okay=False), metavar="DIR",
               help="With --format html: the folder for the report (index.html) and a replay "
                    "page of every file with findings.")
+@click.option("--force", is_flag=True, help="With --html-dir: replace the pages of an earlier "
+                                            "report.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the summary line (text format).")
 @click.option("--severity", type=click.Choice(SEVERITIES), default=None,
               help="The least grave severity text and github output show (default: "
@@ -47,7 +49,7 @@ from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally,
                    "needs dask.distributed: gamao's dask extra); the workers must reach the "
                    "files.")
 @color_option
-def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool,
+def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, force: bool, quiet: bool,
              severity: str | None,
              show_info: bool, strict: bool, select: tuple[str, ...] | None,
              ignore: tuple[str, ...] | None, globs: tuple[str, ...], jobs: int | None,
@@ -88,7 +90,7 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
         fail_usage(_("no match files found in {paths}").format(paths=", ".join(paths)))
     func = functools.partial(check_file, select=select, ignore=ignore)
     colour = fmt == "text" and use_colour(color)
-    if scheduler:
+    if scheduler is not None:   # --scheduler "" (an unset variable) is an error, not local
         if "-" in files:
             fail_usage(_("--scheduler checks files the workers can read, not standard input"))
         from .cluster import iter_on_cluster
@@ -104,7 +106,7 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, quiet: bool
     elif fmt == "html":
         from .html_report import write_html_report
         results = list(each)
-        write_html_report(results, html_dir)
+        write_html_report(results, html_dir, force=force)
         tally = Tally.of(results, strict)
         tally.threshold = threshold
         click.echo(summary_line(tally))

@@ -7,7 +7,8 @@ labelled ``archive.zip:member.mat`` (the label diagnostics and tables name
 it by), and is read through the format registry
 (:func:`gamao_cli.formats.read_source`) like any file: the format is found
 from the member's first bytes. Only one member's bytes are in memory at a
-time; a member larger than :data:`MAX_MEMBER_BYTES` is refused.
+time; a member larger than :data:`MAX_MEMBER_BYTES` is skipped (GM009), and
+a compressed tar is inflated no further than :data:`TAR_INFLATE_BUDGET`.
 
 An archive is recognised by its first bytes (``PK``, gzip's ``1f 8b``,
 ``ustar`` at byte 257), not by its name. Which members are taken: those whose
@@ -41,7 +42,7 @@ import zlib
 from dataclasses import dataclass
 from typing import IO, Callable, Iterable, Iterator
 
-from gamao_cli.errors import InputError
+from gamao_cli.errors import InputError, OverBudget
 
 from .base import Source
 
@@ -49,8 +50,16 @@ from .base import Source
 #: record's ending: ``match.mat.gz``).
 ARCHIVE_ENDINGS = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 
-#: A member bigger than this (uncompressed) is refused, not read into memory.
-MAX_MEMBER_BYTES = 256 << 20
+#: A member bigger than this (uncompressed) is skipped (GM009), not read
+#: into memory: its stated size is checked first, and reading it stops one
+#: byte past the budget whatever its header states.
+MAX_MEMBER_BYTES = 64 << 20
+
+#: A compressed tar is inflated to at most this many bytes in all (GM009
+#: beyond: what follows is not read); skipping a member of a compressed tar
+#: inflates it too. A plain tar or a zip has no such bound: skipping costs
+#: no inflation there.
+TAR_INFLATE_BUDGET = 1 << 30
 
 #: Bytes of an input :func:`kind_of` looks at.
 SNIFF_BYTES = 512
@@ -183,7 +192,14 @@ def list_members(path: str, kind: str, *, globs: tuple[str, ...] = (),
                             if not i.is_dir() and _taken(i.filename, globs)]
             if kind == "tar":
                 with tarfile.open(fileobj=fh, mode="r|*") as t:
-                    return [Member(i.name, i.size) for i in t if i.isfile() and _taken(i.name, globs)]
+                    compressed = getattr(t.fileobj, "comptype", "tar") != "tar"
+                    found = []
+                    for i in t:   # listed up to the inflation budget (reading says the rest)
+                        if compressed and i.offset_data + i.size > TAR_INFLATE_BUDGET:
+                            break
+                        if i.isfile() and _taken(i.name, globs):
+                            found.append(Member(i.name, i.size))
+                    return found
             if kind == "gz":
                 name = gz_member_name(path, fh)
                 return [Member(name, -1)]
@@ -193,11 +209,11 @@ def list_members(path: str, kind: str, *, globs: tuple[str, ...] = (),
     raise ValueError(f"not an archive kind: {kind!r}")
 
 
-def _read_limited(fh: IO[bytes], label: str, limit: int = MAX_MEMBER_BYTES) -> bytes:
+def _read_limited(fh: IO[bytes], label: str, limit: int | None = None) -> bytes:
+    limit = MAX_MEMBER_BYTES if limit is None else limit
     data = fh.read(limit + 1)
     if len(data) > limit:
-        raise InputError(path=label, message=f"the member is bigger than {limit >> 20} MiB "
-                                             "uncompressed; gamao does not read it")
+        raise _too_big(label, limit)
     return data
 
 
@@ -234,6 +250,9 @@ def iter_members(path: str, kind: str, *, names: Iterable[str] | None = None,
             try:
                 with gzip.GzipFile(fileobj=fh, mode="rb") as g:
                     data = _read_limited(g, member)
+            except OverBudget as exc:
+                yield exc
+                return
             except (EOFError, zlib.error, OSError) as exc:
                 raise _broken(label, exc) from None
             yield Source.from_bytes(data, label=member)
@@ -243,9 +262,9 @@ def iter_members(path: str, kind: str, *, names: Iterable[str] | None = None,
         fh.close()
 
 
-def _too_big(member: str) -> InputError:
-    return InputError(path=member, message=f"the member is bigger than {MAX_MEMBER_BYTES >> 20} "
-                                           "MiB uncompressed; gamao does not read it")
+def _too_big(member: str, limit: int | None = None) -> InputError:
+    limit = MAX_MEMBER_BYTES if limit is None else limit
+    return OverBudget(path=member, key="GM009.member", fields={"budget": limit >> 20})
 
 
 def _zip_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
@@ -283,9 +302,16 @@ def _tar_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
         t = tarfile.open(fileobj=fh, mode="r|*")
     except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
         raise _broken(label, exc) from None
+    compressed = getattr(t.fileobj, "comptype", "tar") != "tar"
     with t:
         try:
             for info in t:
+                # where the member's data ends in the inflated tar: beyond the budget,
+                # even skipping it would inflate too much
+                if compressed and info.offset_data + info.size > TAR_INFLATE_BUDGET:
+                    yield OverBudget(path=label, key="GM009.archive",
+                                     fields={"budget": TAR_INFLATE_BUDGET >> 20})
+                    return
                 if not info.isfile():
                     continue
                 if (info.name not in wanted) if wanted is not None else not _taken(info.name, globs):

@@ -26,6 +26,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: How many bytes of an input the sniffers see.
 HEAD_SIZE = 64 * 1024
+#: The most bytes read from an input that can be read only once (a FIFO, a
+#: device): it is held in memory whole.
+STREAM_LIMIT = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,20 @@ class Source:
 
     @property
     def in_memory(self) -> bool:
-        return self._data is not None or self.path == "-"
+        return self._data is not None or self.path == "-" or self._is_stream()
+
+    def _is_stream(self) -> bool:
+        """Whether the path is a FIFO, a character device or another input
+        that is not a regular file (``/dev/stdin``, ``<(cmd)``): it can be
+        read only once, so it is read whole, once, and kept
+        (:data:`STREAM_LIMIT` at most)."""
+        if not hasattr(self, "_stream"):
+            try:
+                mode = os.stat(self.path).st_mode
+                self._stream = not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+            except (OSError, ValueError):
+                self._stream = False
+        return self._stream
 
     def size(self) -> int | None:
         """The size in bytes of a regular file (None for streams and devices)."""
@@ -88,6 +104,8 @@ class Source:
                     self._data = sys.stdin.buffer.read()
                 except OSError as exc:
                     raise self._fail(exc, "GM004.cannot-read-stdin") from None
+            elif self._is_stream():   # read once: a second open would find it empty
+                self._data = textio.read_file_bytes(self.path, limit=STREAM_LIMIT)
             else:
                 return textio.read_file_bytes(self.path)
         return self._data

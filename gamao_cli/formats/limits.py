@@ -22,8 +22,10 @@ x.sgf:1:9: a number of 5000 digits: gamao reads numbers of at most 4300 digits (
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
+from typing import Iterator
 
 from gamao_cli.errors import SyntaxProblem
 
@@ -35,6 +37,26 @@ MAX_JSON_DEPTH = 64
 
 #: The smallest number of more than MAX_DIGITS digits.
 _TOO_BIG = 10 ** MAX_DIGITS
+
+
+@contextlib.contextmanager
+def all_digits() -> Iterator[None]:
+    """Within the block, Python writes ints of any number of digits: a
+    figure gamao computes can pass :data:`MAX_DIGITS` (a running score from
+    a 4,300-digit score line plus a point, a cube doubled thousands of
+    times), and ``str()`` of it would fail (Python's default bound) in every
+    output that shows it. Only writing runs inside (no reader, which may
+    rely on Python's bound); gamao's JSON writer still refuses such a
+    number (:func:`fits`), since no reader of gamao's reads it back."""
+    if not hasattr(sys, "set_int_max_str_digits"):
+        yield
+        return
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
 
 
 def too_long(digits: str, path: str, line: int | None, column: int | None) -> SyntaxProblem | None:

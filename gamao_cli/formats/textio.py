@@ -50,7 +50,7 @@ from gamao_cli.errors import EncodingProblem, InputError, OutputError
 from gamao_cli.messages import Msg
 
 __all__ = ["decode_bytes", "read_text", "atomic_write", "normalise_newlines",
-           "DecodedFile", "open_decoded"]
+           "DecodedFile", "open_decoded", "xml_safe"]
 
 # C0 controls that may appear in a text file
 _ALLOWED_CONTROLS = frozenset("\t\n\x0b\x0c\r\x1a\x1b")
@@ -512,17 +512,23 @@ def _open_for_reading(label: str):
     return fh
 
 
-def read_file_bytes(path: str | os.PathLike[str]) -> bytes:
+def read_file_bytes(path: str | os.PathLike[str], limit: int | None = None) -> bytes:
     """Every byte of a file (not standard input); operating-system errors
-    become :class:`gamao_cli.errors.InputError`."""
+    become :class:`gamao_cli.errors.InputError`, and so does more than
+    ``limit`` bytes, when given."""
     label = os.fspath(path)
     try:
         if os.path.isdir(label):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", label)
         with _open_for_reading(label) as fh:
-            return fh.read()
+            if limit is None:
+                return fh.read()
+            data = fh.read(limit + 1)
     except OSError as e:
         raise cannot_read(label, e) from None
+    if len(data) > limit:
+        raise InputError(path=label, key="GM004.stream-too-big", fields={"limit": limit >> 20})
+    return data
 
 
 def read_file_head(path: str | os.PathLike[str], size: int) -> bytes:
@@ -632,6 +638,31 @@ def escape_surrogates(text: str) -> str:
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+#: What XML 1.0 forbids in a document: C0 controls but tab, line feed and
+#: carriage return; U+FFFE and U+FFFF; surrogates (which no encoding holds alone).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` with every character XML 1.0 forbids written as its escape
+    (``\\x01``, ``\\x1b``, ``\\ufffe``, a lone surrogate ``\\udcff``), the
+    way gamao's other outputs write such characters, so that an XML reader
+    reads the document (SVG, JUnit, the HTML pages) and the text stays
+    visible.
+
+    >>> print(xml_safe("a" + chr(1) + "b" + chr(0xDCFF) + "-ok"))
+    a\\x01b\\udcff-ok
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return _NOT_XML.sub(_xml_escape, text)
+
+
+def _xml_escape(m: "re.Match[str]") -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x20 else f"\\u{c:04x}"
+
+
 def atomic_write(
     path: str | os.PathLike[str],
     data: "str | bytes | Iterable[str | bytes]",
@@ -650,7 +681,10 @@ def atomic_write(
     keeps its permission bits; a new one gets the usual ``0o666 & ~umask``.
     An existing character device or pipe (``/dev/null``, ``/dev/stdout``,
     ``/dev/full``, a FIFO) is written to directly, never replaced; a block
-    device or socket is refused.
+    device or socket is refused. A symbolic link is never written through
+    (it may lead out of the output folder): without ``force`` it is refused,
+    with ``force`` the link itself is replaced by the new file, atomically,
+    and its target is left as it was.
     A ``str`` is encoded with ``encoding``; newlines are written as given.
 
     ``data`` may also be an iterable of ``str`` or ``bytes`` chunks (a
@@ -694,9 +728,13 @@ def atomic_write(
         _write_special(label, st, payloads)
         return True
     target = Path(label)
-    if target.is_symlink():  # write through the link, keep the link
-        target = Path(os.path.realpath(target))
-    if target.is_dir():
+    link = target.is_symlink()
+    if link:
+        # never written through: the link may point out of the output folder
+        # (or nowhere yet); --force replaces the link itself, never its target
+        if not force:
+            raise OutputError(link_refused(label))
+    elif target.is_dir():
         raise OutputError(f"{label}: is a directory")
     exists = os.path.lexists(target)
     if exists and not force:
@@ -707,7 +745,7 @@ def atomic_write(
             raise OutputError(f"{label}: {str(folder)!r} is not a folder")
         raise OutputError(f"{label}: folder {str(folder)!r} does not exist")
 
-    if exists:
+    if exists and not link:
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)
         except OSError:
@@ -770,6 +808,17 @@ def atomic_write(
                 pass
     _fsync_dir(folder)
     return True
+
+
+def link_refused(label: str) -> str:
+    try:
+        to = os.readlink(label)
+    except OSError:
+        to = "?"
+    from gamao_cli.i18n import _
+    return _("{path}: is a symbolic link (to {target}); gamao does not write through a link "
+             "(--force replaces the link itself, never its target)").format(
+        path=label, target=repr(to))
 
 
 def _write_special(label: str, st: os.stat_result, payloads: Iterable[bytes]) -> None:

@@ -401,7 +401,14 @@ class _Page:
                 counts = "".join(map(_COUNT_CHARS.__getitem__, sides))
             else:
                 counts = "".join(_DIGITS[min(c, 35)] for c in sides)
-            self.snaps.append([gidx, counts, s.position_id, s.match_id, s.xgid.split("=", 1)[1],
+            try:
+                ids = (s.position_id, s.match_id, s.xgid.split("=", 1)[1])
+            except ValueError:
+                # the plays, replayed as written, leave checkers of both
+                # players on one point (after an illegal play): no ID holds
+                # that position, so it has none (its diagnostic says why)
+                ids = ("", "", "")
+            self.snaps.append([gidx, counts, *ids,
                                st.on_roll, f"{st.dice[0]}{st.dice[1]}" if st.dice != (0, 0) else "",
                                st.cube, -1 if st.cube_owner is None else st.cube_owner,
                                1 if st.double_offered else 0, last_player, steps, frag, a.line,

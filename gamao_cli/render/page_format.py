@@ -37,8 +37,10 @@ class HtmlFormat:
         pairs = [(match, replays.of(match)) for match in matches]
         path = matches[0].path if matches else ""
         text = replay_page(pairs, path=os.path.basename(path) or "record")
-        from gamao_cli.formats.textio import escape_surrogates
-        text = escape_surrogates(text)   # a file name that is no UTF-8, escaped
+        from gamao_cli.formats.textio import xml_safe
+        # what XML 1.0 forbids (a control character, a lone surrogate from a
+        # file name that is no UTF-8) as its escape
+        text = xml_safe(text)
         return WriteResult(text, errors=sum(r.errors for _m, r in pairs))
 
     def __repr__(self) -> str:

@@ -457,11 +457,13 @@ def board(snapshot_or_position: Any = None, *, state: MatchState | None = None,
     - ``style``: a CSS style sheet to put in the drawing.
     - ``title``: the drawing's ``<title>`` (default: the IDs of the position).
     """
-    return SvgText(ET.tostring(board_element(
+    from gamao_cli.formats.textio import xml_safe
+    # what XML 1.0 forbids (a control character in a name) as its escape
+    return SvgText(xml_safe(ET.tostring(board_element(
         snapshot_or_position, state=state, size=size, bottom=bottom, names=names, pips=pips,
         cube=cube, dice=dice, score=score, last_play=last_play, last_player=last_player,
         numbers=numbers, home=home, colours=colours, style=style, title=title),
-        encoding="unicode"))
+        encoding="unicode")))
 
 
 def board_element(snapshot_or_position: Any = None, *, state: MatchState | None = None,

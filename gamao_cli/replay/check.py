@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from gamao_cli.errors import (DamagedFile, EncodingProblem, InputError, NotAMatchFile,
+from gamao_cli.errors import (DamagedFile, EncodingProblem, InputError, NotAMatchFile, OverBudget,
                               SchemaProblem, SyntaxProblem)
 from gamao_cli.formats.members import iter_path   # files, and archives' members
 
@@ -94,10 +94,14 @@ def input_error_diagnostic(exc: InputError) -> Diagnostic:
         code = "GM003"
     elif isinstance(exc, DamagedFile):
         code = "GM006"
+    elif isinstance(exc, OverBudget):
+        code = "GM009"
     elif isinstance(exc, SchemaProblem):
         code = "GM007"
     elif isinstance(exc, SyntaxProblem):
         code = "GM001"
+    elif exc.key is not None and exc.key.partition(".")[0] == "GM012":
+        code = "GM012"
     else:
         code = "GM004"
     fields = dict(exc.fields)

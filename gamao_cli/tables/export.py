@@ -19,8 +19,8 @@ holds the plan (a few dozen bytes an input) and each partition's counts.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-
 import fnmatch
 import os
 from dataclasses import dataclass, field
@@ -96,6 +96,9 @@ class PartResult:
     unreadable: int = 0
     internal_error: bool = False
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: why the part could not be written (the output's fault, not an
+    #: input's): the export stops and the earlier one is kept
+    output_error: str = ""
 
 
 def part_name(index: int, to: str) -> str:
@@ -139,9 +142,22 @@ def iter_inputs(paths: Iterable[str], globs: tuple[str, ...] = ()) -> Iterator[s
                     yield os.path.join(root, name)
 
 
+def _read_once(path: str) -> bool:
+    import stat
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
 def items_of(path: str, globs: tuple[str, ...] = ()) -> list[Item]:
     """The items of one input: itself, or a zip's members. Raises
     :class:`InputError` for an archive that cannot be listed."""
+    if not storage.is_url(path) and _read_once(path):
+        # a FIFO or device: looking at its first bytes would consume them;
+        # it is read whole, once, as a record (formats.base.Source)
+        return [Item(path, "file", None, 0)]
     op = storage.opener(path)
     kind = archives.kind_of_path(path, op)
     size = storage.size(path)
@@ -248,8 +264,22 @@ def run_partition(job: Job, part: Partition) -> PartResult:
     ``part.index`` of each table under ``job.out``. Never raises for bad
     input: an input that cannot be read is a diagnostic (and counted), a bug
     of gamao on one input a GM008 diagnostic, and the task goes on."""
-    from gamao_cli.replay.check import input_error_diagnostic, internal_error_diagnostic
+    from gamao_cli.errors import OutputError
     result = PartResult(part.index)
+    try:
+        _write_partition(job, part, result)
+    except OutputError as exc:
+        result.output_error = str(exc)
+    except OSError as exc:   # the output folder refuses (read-only, full, gone)
+        from gamao_cli.formats.textio import os_reason
+        where = exc.filename if isinstance(exc.filename, str) else job.out
+        result.output_error = _("{path}: cannot write: {reason}").format(
+            path=where, reason=os_reason(exc))
+    return result
+
+
+def _write_partition(job: Job, part: Partition, result: PartResult) -> None:
+    from gamao_cli.replay.check import input_error_diagnostic, internal_error_diagnostic
     out = storage.Output(job.local(job.out))
     out.makedirs("matches")
     out.makedirs("games")
@@ -272,7 +302,35 @@ def run_partition(job: Job, part: Partition) -> PartResult:
                            internal_error_diagnostic)
         for w in writers.values():
             w.close()
-    return result
+
+
+_RANGES = {"int8": 1 << 7, "int16": 1 << 15, "int32": 1 << 31, "int64": 1 << 63}
+_INT_COLUMNS = {t: [(c.name, _RANGES[c.type]) for c in cols if c.type in _RANGES]
+                for t, cols in TABLES.items()}
+#: the action columns whose figures can outgrow their game's (a stated cube value)
+_ACTION_CHECKED = [(n, r) for n, r in _INT_COLUMNS["actions"] if n in ("cube_value", "points")]
+
+
+def _out_of_range(rows, label: str) -> InputError | None:
+    """The GM012 error of a match holding a figure its table's column
+    cannot hold (a length or score of thousands of digits in an int32),
+    checked before any row of it is written; None when all fit."""
+    def check(table: str, row: dict, columns) -> InputError | None:
+        for name, bound in columns:
+            v = row.get(name)
+            if v is not None and not -bound <= v < bound:
+                shown = str(v) if -10 ** 18 < v < 10 ** 18 else None
+                return InputError(path=label, key="GM012" if shown else "GM012.long",
+                                  fields={"column": f"{table}.{name}", "value": shown,
+                                          "type": next(c.type for c in TABLES[table]
+                                                       if c.name == name)})
+        return None
+    problem = check("matches", rows.match, _INT_COLUMNS["matches"])
+    for g in rows.games:
+        problem = problem or check("games", g, _INT_COLUMNS["games"])
+    for a in rows.actions:
+        problem = problem or check("actions", a, _ACTION_CHECKED)
+    return problem
 
 
 def _export_source(source, label, writers, result, input_error_diagnostic,
@@ -284,6 +342,13 @@ def _export_source(source, label, writers, result, input_error_diagnostic,
         for match in formats.read_source(source):
             where = "checking"
             rows = match_rows(match, path=label, index=index, fmt=fmt)
+            too_big = _out_of_range(rows, label)
+            if too_big is not None:   # this match only: the file's others are exported
+                result.unreadable += 1
+                result.diagnostics.append(input_error_diagnostic(too_big))
+                index += 1
+                where = "reading"
+                continue
             writers["matches"].add([rows.match])
             writers["games"].add(rows.games)
             writers["actions"].add(rows.actions)
@@ -316,21 +381,145 @@ def _export_source(source, label, writers, result, input_error_diagnostic,
 
 # -- running the partitions ------------------------------------------------------------
 
-def prepare_output(out: str, force: bool) -> None:
-    """Make ``out/matches``, ``out/games``, ``out/actions``; refuse a folder
-    that already holds part files unless ``force``, which removes them (and
-    only them)."""
-    from gamao_cli.errors import OutputError
-    o = storage.Output(out)
-    old = [(t, n) for t in TABLES for n in o.list(t) if n.startswith("part-")]
-    if old and not force:
-        raise OutputError(_("{folder} already holds part files of an export; choose another "
-                            "folder or use --force to replace them").format(
-                                folder=o.join(old[0][0])))
-    for t, n in old:
-        o.remove(t, n)
-    for t in TABLES:
-        o.makedirs(t)
+class Staging:
+    """Where an export is written before it replaces the earlier one.
+
+    :func:`prepare_output` checks the output folder ``out`` (an earlier
+    export there is refused unless ``force``) and changes nothing; then
+    :meth:`create` makes a new folder inside ``out``
+    (``out/.gamao-export-<id>/``, beside the table folders, so that the
+    rename that swaps it in stays on one file system) with ``matches/``,
+    ``games/`` and ``actions/``, into which every partition writes.
+    :meth:`commit`, once every part is written, swaps each new table
+    folder in for the old one (whatever else the old folder held is moved
+    into the new one; a table folder that is a symbolic link is replaced as
+    a link, its target left as it was) and removes the old parts;
+    :meth:`discard`, on any failure before, removes the new folder, so the
+    earlier export stays as it was. On a URL (object stores have no
+    rename) the new parts are written under ``out/.gamao-export-<id>/`` the
+    same way and moved into place only once all are written.
+    """
+
+    def __init__(self, out: str, force: bool):
+        import uuid
+        self.out = out
+        self.force = force
+        self.output = storage.Output(out)
+        self.id = uuid.uuid4().hex[:12]
+        self.name = f".gamao-export-{self.id}"
+        self.stage = self.output.join(self.name)
+        self.created = False
+        #: old table folders that could not be removed after the swap
+        self.leftovers: list[str] = []
+
+    def check(self) -> None:
+        from gamao_cli.errors import OutputError
+        o = self.output
+        if not o.remote:
+            if os.path.exists(self.out) and not os.path.isdir(self.out):
+                raise OutputError(_("{path}: is not a folder").format(path=self.out))
+            for t in TABLES:
+                if os.path.islink(o.join(t)) and not self.force:
+                    raise OutputError(_(
+                        "{path}: is a symbolic link; gamao does not write through it (--force "
+                        "replaces the link itself, never its target)").format(path=o.join(t)))
+        old = [(t, n) for t in TABLES for n in o.list(t) if n.startswith("part-")]
+        if old and not self.force:
+            raise OutputError(_("{folder} already holds part files of an export; choose another "
+                                "folder or use --force to replace them").format(
+                                    folder=o.join(old[0][0])))
+
+    def create(self) -> None:
+        for t in TABLES:
+            self.output.makedirs(self.name, t)
+        self.created = True
+
+    def commit(self) -> None:
+        from gamao_cli.errors import OutputError
+        o = self.output
+        try:
+            if o.remote:
+                self._commit_remote()
+            else:
+                self._commit_local()
+        except OSError as exc:
+            raise OutputError(_("{path}: cannot put the new tables in place: {reason}").format(
+                path=self.out, reason=exc)) from None
+
+    def _commit_local(self) -> None:
+        """Swap the new table folders in: first every old one is renamed
+        aside (undone if one cannot be), then every new one is renamed into
+        place, then the old ones are removed."""
+        import shutil
+        o = self.output
+        moved: list[tuple[str, str]] = []     # (from, to) renames done, to undo on failure
+        try:
+            for t in TABLES:
+                old, new = o.join(t), o.join(self.name, t)
+                if os.path.isdir(old) and not os.path.islink(old):
+                    for n in sorted(os.listdir(old)):   # what is not a part of the export stays
+                        if not n.startswith(("part-", ".part-")):
+                            os.rename(os.path.join(old, n), os.path.join(new, n))
+                            moved.append((os.path.join(old, n), os.path.join(new, n)))
+                if os.path.lexists(old):
+                    aside = o.join(f".gamao-old-{self.id}-{t}")   # a link moves as a link
+                    os.rename(old, aside)
+                    moved.append((old, aside))
+        except OSError:
+            for a, b in reversed(moved):
+                with contextlib.suppress(OSError):
+                    os.rename(b, a)
+            raise
+        for t in TABLES:
+            os.rename(o.join(self.name, t), o.join(t))
+        os.rmdir(o.join(self.name))
+        self.created = False
+        for t in TABLES:
+            aside = o.join(f".gamao-old-{self.id}-{t}")
+            if os.path.islink(aside):
+                os.unlink(aside)
+            elif os.path.lexists(aside):
+                shutil.rmtree(aside, ignore_errors=True)   # never follows a link
+                if os.path.lexists(aside):
+                    self.leftovers.append(aside)
+
+    def _commit_remote(self) -> None:
+        o = self.output
+        for t in TABLES:
+            o.makedirs(t)
+            for n in o.list(t):
+                if n.startswith("part-"):
+                    o.remove(t, n)
+            for n in o.list(f"{self.name}/{t}"):
+                o.fs.mv(f"{o.inner.rstrip('/')}/{self.name}/{t}/{n}",
+                        f"{o.inner.rstrip('/')}/{t}/{n}")
+        self.discard()
+
+    def discard(self) -> None:
+        """Remove the new folder (best effort: a failure is already being said)."""
+        if not self.created:
+            return
+        self.created = False
+        o = self.output
+        try:
+            if o.remote:
+                path = f"{o.inner.rstrip('/')}/{self.name}"
+                if o.fs.exists(path):
+                    o.fs.rm(path, recursive=True)
+            else:
+                import shutil
+                shutil.rmtree(self.stage, ignore_errors=True)
+        except Exception:
+            pass
+
+
+def prepare_output(out: str, force: bool) -> Staging:
+    """The :class:`Staging` of an export into ``out``, checked: a folder
+    that already holds part files is refused unless ``force``. Nothing is
+    written or removed yet."""
+    staging = Staging(out, force)
+    staging.check()
+    return staging
 
 
 def _call(args: tuple[Job, Partition]) -> PartResult:

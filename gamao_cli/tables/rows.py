@@ -139,7 +139,7 @@ def match_id(match: m.Match, report: MatchReport | None = None) -> str:
     if report is None or not any(g.records for g in report.games):
         report = Replays().of(match)
     text = canonical_text(match, report)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 _DATE = re.compile(r"\s*(\d{4})[./-](\d{1,2})[./-](\d{1,2})\s*$")

@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 from typing import IO, Any, Iterable
+
+from gamao_cli.formats.textio import escape_surrogates
 
 from .schema import CANDIDATE_FIELDS, TABLES, TABLES_VERSION
 
@@ -98,13 +101,32 @@ class ParquetPart(_Part):
 
     def _write(self, rows: list[dict[str, Any]]) -> None:
         import pyarrow as pa
-        arrays = [pa.array([r[name] for r in rows], type=f.type)
-                  for name, f in zip(self.columns, self.schema)]
+        try:
+            arrays = [pa.array([r[name] for r in rows], type=f.type)
+                      for name, f in zip(self.columns, self.schema)]
+        except UnicodeEncodeError:   # a lone surrogate (a file name that is no UTF-8)
+            rows = [{k: _text(v) for k, v in r.items()} for r in rows]
+            arrays = [pa.array([r[name] for r in rows], type=f.type)
+                      for name, f in zip(self.columns, self.schema)]
         self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
 
     def close(self) -> None:
         self.flush()
         self.writer.close()
+
+
+def _text(v: Any) -> Any:
+    """A string with every lone surrogate (a byte of a file name that is no
+    UTF-8, or a player's name from JSON) written as its escape ``\\udcXX``,
+    as every output of gamao writes it; anything else as it is."""
+    return escape_surrogates(v) if isinstance(v, str) else v
+
+
+def _utf8(out: str) -> bytes:
+    try:
+        return out.encode("utf-8")
+    except UnicodeEncodeError:   # lone surrogates: their escapes (in JSON, the JSON escape)
+        return escape_surrogates(out).encode("utf-8")
 
 
 def _csv_field(v: Any) -> str:
@@ -135,7 +157,7 @@ class CsvPart(_Part):
     def _write(self, rows: list[dict[str, Any]]) -> None:
         names = self.columns
         out = "".join(",".join([_csv_field(r[n]) for n in names]) + "\n" for r in rows)
-        self.fh.write(out.encode("utf-8"))
+        self.fh.write(_utf8(out))
 
 
 def _json_default(v: Any) -> Any:
@@ -144,12 +166,23 @@ def _json_default(v: Any) -> Any:
     raise TypeError(f"cannot write {type(v).__name__} as JSON")
 
 
+def _number_or_null(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
 class JsonlPart(_Part):
     def _write(self, rows: list[dict[str, Any]]) -> None:
         names = self.columns
-        dumps = json.JSONEncoder(ensure_ascii=False, default=_json_default).encode
-        out = "".join(dumps({n: r[n] for n in names}) + "\n" for r in rows)
-        self.fh.write(out.encode("utf-8"))
+        # strict JSON: a figure that is no number (NaN, infinity) is null
+        dumps = json.JSONEncoder(ensure_ascii=False, default=_json_default,
+                                 allow_nan=False).encode
+        try:
+            out = "".join(dumps({n: r[n] for n in names}) + "\n" for r in rows)
+        except ValueError:
+            out = "".join(dumps({n: _number_or_null(r[n]) for n in names}) + "\n" for r in rows)
+        self.fh.write(_utf8(out))
 
 
 WRITERS = {"parquet": ParquetPart, "csv": CsvPart, "jsonl": JsonlPart}

@@ -14,7 +14,7 @@ import zlib
 
 import pytest
 
-from gamao_cli.errors import DamagedFile, InputError, NotAMatchFile
+from gamao_cli.errors import DamagedFile, InputError, NotAMatchFile, OverBudget
 from gamao_cli.formats.xg import records as rec
 from gamao_cli.formats.xg.container import HEADER_SIZE
 from gamao_cli.formats.xg.reader import read_xg, read_xgp
@@ -178,6 +178,8 @@ CASES = [
     ("GM006.xg-entry-crc", read_xg, container(entries=[
         {"name": "temp.xg", "content": GAME, "crc": 5}]),
      "x.xg: byte 8232: archived file 'temp.xg': its checksum does not match its bytes (CRC-32 a59aa7ea, the registry says 00000005): the file is damaged"),
+    ("GM009.xg-stream", read_xg, container({"temp.xg": bytes(65 << 20)}),
+     "x.xg: byte 8232: archived file 'temp.xg': its entry states 68157440 bytes uncompressed; gamao inflates an XG stream to at most 64 MiB (a decompression bomb?); not read"),
     ("GM002.xg-no-game-stream", read_xg, container({"temp.xgi": GAME}),
      "x.xg: byte 8338: the archive holds temp.xgi but no temp.xg: not an eXtreme Gammon match or position"),
     ("GM002.xg-no-position", read_xgp, container({"temp.xg": match_header() + game_header()}),
@@ -272,7 +274,8 @@ def test_a_damaged_xg_file_is_gm006_and_a_foreign_one_gm002():
     for key, reader, data, _expected in CASES:
         with pytest.raises(InputError) as exc:
             reader(data, "x.xg")
-        kind = {"GM006": DamagedFile, "GM002": NotAMatchFile, "GM004": InputError}[key[:5]]
+        kind = {"GM006": DamagedFile, "GM002": NotAMatchFile, "GM004": InputError,
+                "GM009": OverBudget}[key[:5]]
         assert type(exc.value) is kind or (kind is InputError and not isinstance(
             exc.value, (DamagedFile, NotAMatchFile))), (key, type(exc.value))
 

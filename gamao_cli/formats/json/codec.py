@@ -30,7 +30,7 @@ from gamao_cli.model import parse_steps
 from gamao_cli.replay.replay import GameResult, Replays, validate_match
 from gamao_cli.replay.snapshots import snapshots
 
-from ..base import WriteResult
+from ..base import Note, WriteResult
 from ..limits import MAX_DIGITS, MAX_JSON_DEPTH, fits, play_problem, too_long
 from ..mat.reader import roll_play_readable
 from ..textio import escape_surrogates
@@ -179,13 +179,16 @@ def _games_one_by_one(match: m.Match, report):
 _LAID_OUT = ("matches", "games")
 
 
-def _lay_out(value: Any, pad: str, where: tuple = ()) -> Iterator[str]:
+def _lay_out(value: Any, pad: str, where: tuple = (), seen: list | None = None
+             ) -> Iterator[str]:
     """The JSON of ``value`` in pieces: a dict one key a line, the lists
     named in :data:`_LAID_OUT` and ``actions`` one item a line; each game a
     piece of its own (so that a match of thousands of games is written
-    game by game). ``where``: the JSON path of ``value``, for a refusal."""
+    game by game). ``where``: the JSON path of ``value``, for a refusal;
+    ``seen`` gets the JSON path of each figure that is no number (NaN,
+    infinity), written ``null``."""
     if not isinstance(value, dict):
-        yield _compact(value, where)
+        yield _compact(value, where, seen)
         return
     yield "{"
     sep = "\n"
@@ -200,54 +203,90 @@ def _lay_out(value: Any, pad: str, where: tuple = ()) -> Iterator[str]:
                 yield ("\n" if first else ",\n") + inner
                 first = False
                 if key == "actions":
-                    yield _compact(item, where + (key, i))
+                    yield _compact(item, where + (key, i), seen)
                 elif key == "games":
-                    yield "".join(_lay_out(item, inner, where + (key, i)))
+                    yield "".join(_lay_out(item, inner, where + (key, i), seen))
                 else:
-                    yield from _lay_out(item, inner, where + (key, i))
+                    yield from _lay_out(item, inner, where + (key, i), seen)
             yield "]" if first else f"\n{pad} ]"
         else:
-            yield _compact(v, where + (key,))
+            yield _compact(v, where + (key,), seen)
     yield f"\n{pad}}}"
 
 
-# json.dumps(value, ensure_ascii=False) makes an encoder a call: one for all
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+# json.dumps(value, ensure_ascii=False, allow_nan=False) makes an encoder a
+# call: one for all
+_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
-def _compact(value: Any, where: tuple = ()) -> str:
+def _compact(value: Any, where: tuple = (), seen: list | None = None) -> str:
+    """``value`` as strict JSON on one line: a float that is no number
+    (NaN, infinity: JSON has none) is ``null`` (its path added to ``seen``);
+    an int of more than MAX_DIGITS digits, which no reader of gamao's reads
+    back, is refused."""
     try:
-        # (a lone surrogate, from a file name that is no UTF-8, as its JSON escape)
-        return escape_surrogates(_ENCODE(value))
-    except ValueError:   # an int of more digits than Python writes
-        raise _number_refusal(value, where) from None
+        text = _ENCODE(value)
+    except ValueError as exc:
+        if "Out of range float" not in str(exc):   # an int of more digits than Python writes
+            raise _number_refusal(value, where) from None
+        value = _no_nan(value, where, seen if seen is not None else [])
+        try:
+            text = _ENCODE(value)
+        except ValueError:
+            raise _number_refusal(value, where) from None
+    if len(text) > MAX_DIGITS and _number_refusal_at(value, where) is not None:
+        raise _number_refusal(value, where)
+    # (a lone surrogate, from a file name that is no UTF-8, as its JSON escape)
+    return escape_surrogates(text)
+
+
+def _no_nan(v: Any, at: tuple, seen: list) -> Any:
+    """``v`` with every float that is no number replaced by None (its JSON
+    path appended to ``seen``)."""
+    if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
+        seen.append(at)
+        return None
+    if isinstance(v, dict):
+        return {k: _no_nan(x, at + (k,), seen) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_no_nan(x, at + (i,), seen) for i, x in enumerate(v)]
+    return v
+
+
+def json_path(at: tuple) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
 
 
 def _number_refusal(value: Any, where: tuple) -> WriteRefused:
     """The refusal to write ``value``, which holds an int of more than
     MAX_DIGITS digits (a cube doubled thousands of times, a running score):
     no reader of gamao's would read it back."""
-    def find(v: Any, at: tuple) -> tuple | None:
-        if isinstance(v, int) and not isinstance(v, bool) and not fits(v):
-            return at
-        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
-        for k, sub in items:
-            got = find(sub, at + (k,))
-            if got is not None:
-                return got
-        return None
-    at = find(value, where) or where
-    path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at)
-    return WriteRefused("GM507.number", {"format": "JSON", "at": path, "limit": MAX_DIGITS})
+    at = _number_refusal_at(value, where) or where
+    return WriteRefused("GM507.number", {"format": "JSON", "at": json_path(at),
+                                         "limit": MAX_DIGITS})
 
 
-def iter_dumps(docs: Iterable[dict[str, Any]], count: int) -> Iterator[str]:
-    """:func:`dumps` in pieces, for ``count`` documents given one at a time."""
+def _number_refusal_at(v: Any, at: tuple) -> tuple | None:
+    """The JSON path of the first int of more than MAX_DIGITS digits in ``v``."""
+    if isinstance(v, int) and not isinstance(v, bool) and not fits(v):
+        return at
+    items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+    for k, sub in items:
+        got = _number_refusal_at(sub, at + (k,))
+        if got is not None:
+            return got
+    return None
+
+
+def iter_dumps(docs: Iterable[dict[str, Any]], count: int, seen: list | None = None
+               ) -> Iterator[str]:
+    """:func:`dumps` in pieces, for ``count`` documents given one at a time
+    (``seen``: as :func:`_lay_out` takes it)."""
     if count == 1:
         body: Any = next(iter(docs))
     else:
         body = {"format": FORMAT_NAME + "s", "version": VERSION, "matches": docs}
-    yield from _lay_out(body, "")
+    yield from _lay_out(body, "", (), seen)
     yield "\n"
 
 
@@ -290,7 +329,14 @@ def write_json(matches: Sequence[m.Match], replays: Replays | None = None) -> Wr
             result.add_errors(report.errors)
             yield _match_json(match, _games_one_by_one, report)
 
-    result.set_chunks(iter_dumps(docs(), len(matches)))
+    seen: list = []
+
+    def chunks() -> Iterator[str]:
+        yield from iter_dumps(docs(), len(matches), seen)
+        if seen:   # figures that are no number (an engine's NaN, infinity)
+            result.note(Note("GM509", {"n": len(seen), "first": json_path(seen[0])}))
+
+    result.set_chunks(chunks())
     return result
 
 

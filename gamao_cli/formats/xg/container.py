@@ -17,15 +17,17 @@ integers little-endian; layout verified on the samples, see FORMAT.md):
 
 Each registry entry names a file (``temp.xg``, ``temp.xgi``, ``temp.xgr``,
 ``temp.xgc``), gives its sizes, where it starts in the archive data and the
-CRC-32 of its uncompressed bytes. A file whose archive record is not XG's
-(sizes that do not fit the file, a file count or flag XG never writes: it
-is cut short, or another program rewrote its archive) may still hold the game data where XG
-puts it, in the zlib stream right after the thumbnail: :func:`read_container`
-reads ``temp.xg`` from there (:attr:`Container.recovered` says so; with no
-registry there is no checksum to check it by, and the other archived files
-are not read). Otherwise :func:`read_container` checks both CRCs,
-every size against the bytes there are, and decompresses each stream no
-further than its stated size. Whatever the bytes, it returns a
+CRC-32 of its uncompressed bytes. :func:`read_container` checks the
+archive's CRC and every size against the bytes there are; each stream is
+decompressed only when it is read (:class:`Streams`), no further than its
+stated size and never beyond :data:`STREAM_BUDGET`, and its CRC checked
+then. A file whose archive record is not XG's (sizes that do not fit the
+file, a file count or flag XG never writes: it is cut short, or another
+program rewrote its archive) may still hold the game data where XG puts it,
+in the zlib stream right after the thumbnail: :func:`read_container` reads
+``temp.xg`` from there, within the same budget (:attr:`Container.recovered`
+says so; with no registry there is no checksum to check it by, and the
+other archived files are not read). Whatever the bytes, it returns a
 :class:`Container` or raises :class:`~gamao_cli.errors.NotAMatchFile` (not an
 XG file at all) or :class:`~gamao_cli.errors.DamagedFile` (an XG file whose
 bytes are damaged), always with ``offset`` set to a byte offset in the file.
@@ -41,8 +43,9 @@ import struct
 import uuid
 import zlib
 from dataclasses import dataclass, field
+from typing import Iterator, Mapping
 
-from ...errors import DamagedFile, NotAMatchFile
+from ...errors import DamagedFile, NotAMatchFile, OverBudget
 from ...messages import Msg
 
 MAGIC = b"RGMH"
@@ -57,6 +60,11 @@ MAX_FILES = 64
 #: deflate cannot expand its input by more than about 1032 times; a stated
 #: uncompressed size beyond that is damage, not data.
 MAX_DEFLATE_RATIO = 1032
+#: The most bytes one archived stream is inflated to (GM009 beyond). A
+#: stream is inflated only when gamao reads it (the game stream, the
+#: comments, a position's analysis; never the rollouts), once however many
+#: registry entries point at it; a long match's game stream is a few MiB.
+STREAM_BUDGET = 64 << 20
 
 _HEADER = struct.Struct("<4sIIqI16s")        # magic, version, size, thumb offset, size, GUID
 _ARCHIVE = struct.Struct("<IiiiiI12s")       # crc, count, version, registry, data, compressed
@@ -121,7 +129,9 @@ class Container:
     record_offset: int           # where the 36-byte archive record starts
     archive_version: int
     entries: list[ArchiveEntry] = field(default_factory=list)
-    streams: dict[str, bytes] = field(default_factory=dict)
+    #: each file's uncompressed bytes by name (a :class:`Streams`: inflated
+    #: when first read)
+    streams: Mapping[str, bytes] = field(default_factory=dict)
     thumbnail: bytes = b""
     #: set when the archive record is not XG's and the game data was found
     #: after the thumbnail instead (only ``temp.xg`` is read then)
@@ -224,6 +234,64 @@ def _inflate(blob: bytes, size: int, what: Msg, path: str, offset: int) -> bytes
     return out
 
 
+class Streams(Mapping[str, bytes]):
+    """The archived files' uncompressed bytes by name, each inflated (and
+    its CRC checked) when it is first read, never before: a stream gamao
+    does not read is never inflated, and entries that share one stream
+    (the same place, sizes and CRC) inflate it once. A compressed stream
+    that states more than ``budget`` bytes is not inflated at all
+    (:class:`~gamao_cli.errors.OverBudget`, GM009, at its entry)."""
+
+    def __init__(self, data: bytes, path: str, budget: int = STREAM_BUDGET):
+        self._data = data
+        self._path = path
+        self._budget = budget
+        self._entries: dict[str, ArchiveEntry] = {}
+        self._done: dict[tuple, bytes] = {}
+
+    def add(self, entry: ArchiveEntry) -> None:
+        self._entries[entry.name] = entry
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, name: str) -> bytes:
+        e = self._entries[name]
+        key = (e.offset, e.compressed_size, e.original_size, e.compressed, e.crc)
+        if key not in self._done:
+            self._done[key] = self._load(e)
+        return self._done[key]
+
+    def _load(self, entry: ArchiveEntry) -> bytes:
+        path = self._path
+        label = Msg("xg.archived-file", {"name": entry.name})
+        blob = self._data[entry.offset:entry.offset + entry.compressed_size]
+        if entry.compressed and entry.original_size > self._budget:
+            raise OverBudget(path, key="GM009.xg-stream",
+                             fields={"what": label, "size": entry.original_size,
+                                     "budget": self._budget >> 20}, offset=entry.offset)
+        if entry.compressed:
+            content = _inflate(blob, entry.original_size, label, path, entry.offset)
+        else:
+            content = blob
+            if len(content) != entry.original_size:
+                raise DamagedFile(path, key="GM006.xg-stored-size",
+                                  fields={"what": label, "got": len(content),
+                                          "size": entry.original_size}, offset=entry.offset)
+        got = zlib.crc32(content)
+        if got != entry.crc:
+            raise DamagedFile(path, key="GM006.xg-entry-crc",
+                              fields={"what": label, "actual": got, "stated": entry.crc},
+                              offset=entry.offset)
+        return content
+
+
 #: The size of one record of the game stream (records.RECORD_SIZE) and the
 #: type byte of its first, the match header: what the game data found after
 #: the thumbnail must look like to be taken.
@@ -244,7 +312,7 @@ def _game_data_after_thumbnail(data: bytes, header: FileHeader, start: int, end:
     opening with a match header; None otherwise."""
     blob = data[start:end + ARCHIVE_RECORD_SIZE]
     d = zlib.decompressobj()
-    limit = len(blob) * MAX_DEFLATE_RATIO + 64
+    limit = min(len(blob) * MAX_DEFLATE_RATIO + 64, STREAM_BUDGET)
     try:
         out = d.decompress(blob, limit + 1)
     except zlib.error:
@@ -314,6 +382,8 @@ def read_container(data: bytes, path: str = "") -> Container:
     box = Container(header=header, archive_offset=arc_at, registry_offset=reg_at,
                     record_offset=rec_at, archive_version=version,
                     thumbnail=data[header.header_size + header.thumbnail_offset:body_start])
+    streams = Streams(data, path)
+    box.streams = streams
     for i in range(count):
         at = i * REGISTRY_ENTRY_SIZE
         where = reg_at if reg_flag else reg_at + at   # a compressed registry has no file offsets
@@ -321,7 +391,7 @@ def read_container(data: bytes, path: str = "") -> Container:
         sub = short_string(registry, at + 256, 255)
         osize, csize, start, fcrc, stored, level, _pad = _ENTRY_TAIL.unpack_from(registry, at + 512)
         label = Msg("xg.archived-file", {"name": name})
-        if not name or name in box.streams:
+        if not name or name in streams:
             raise DamagedFile(path, key=("GM006.xg-entry-repeated-name" if name
                                         else "GM006.xg-entry-no-name"),
                               fields={"entry": i + 1, "name": name}, offset=where)
@@ -340,17 +410,6 @@ def read_container(data: bytes, path: str = "") -> Container:
         entry = ArchiveEntry(name=name, path=sub, original_size=osize, compressed_size=csize,
                              start=start, offset=arc_at + start, crc=fcrc, compressed=not stored,
                              level=level)
-        blob = data[entry.offset:entry.offset + csize]
-        content = blob if stored else _inflate(blob, osize, label, path, entry.offset)
-        if stored and len(content) != osize:
-            raise DamagedFile(path, key="GM006.xg-stored-size",
-                              fields={"what": label, "got": len(content), "size": osize},
-                              offset=entry.offset)
-        got = zlib.crc32(content)
-        if got != fcrc:
-            raise DamagedFile(path, key="GM006.xg-entry-crc",
-                              fields={"what": label, "actual": got, "stated": fcrc},
-                              offset=entry.offset)
         box.entries.append(entry)
-        box.streams[name] = content
+        streams.add(entry)
     return box

@@ -216,7 +216,26 @@ def rtf_text(rtf: str) -> str:
                 out.append("\n")
         elif plain is not None:
             out.append(plain.replace("\r", "").replace("\n", ""))
-    return "".join(out).strip()
+    return _join_surrogates("".join(out)).strip()
+
+
+_SURROGATE_PAIR = re.compile("([\ud800-\udbff])([\udc00-\udfff])")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _join_surrogates(text: str) -> str:
+    """RTF writes a character beyond U+FFFF as the two UTF-16 halves of it
+    (``\\u-10179?\\u-8704?`` for U+1F600): each pair becomes the character,
+    and a half without its other half U+FFFD, as in the file's header strings.
+
+    >>> _join_surrogates(chr(0xD83D) + chr(0xDE00) + "!" + chr(0xDE00)) == "\U0001f600!\ufffd"
+    True
+    """
+    if text.isascii():
+        return text
+    text = _SURROGATE_PAIR.sub(lambda m: chr(0x10000 + ((ord(m.group(1)) - 0xD800) << 10)
+                                             + ord(m.group(2)) - 0xDC00), text)
+    return _LONE_SURROGATE.sub("\ufffd", text)
 
 
 # -- tags ------------------------------------------------------------------
