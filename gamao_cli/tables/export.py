@@ -231,6 +231,11 @@ def _sources(items: tuple[Item, ...], job: Job):
             yield item.path, None, exc
 
 
+#: :func:`_sources` for the archive tools (``gamao dedupe``, ``gamao select``),
+#: which read the partitions of :func:`plan` as export does.
+iter_sources = _sources
+
+
 def run_partition(job: Job, part: Partition) -> PartResult:
     """Read every input of ``part`` and write its rows as part
     ``part.index`` of each table under ``job.out``. Never raises for bad
