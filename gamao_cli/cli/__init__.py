@@ -30,6 +30,7 @@ from .convert import convert as convert_command
 from .dedupe import dedupe as dedupe_command
 from .export import export as export_command
 from .position import position as position_command
+from .select import select as select_command
 from .summary import summary as summary_command
 from .validate import validate as validate_command
 
@@ -154,7 +155,7 @@ def main() -> None:
 
 
 for _command in (validate_command, convert_command, summary_command, position_command,
-                 export_command, codes_command, dedupe_command):
+                 export_command, codes_command, dedupe_command, select_command):
     main.add_command(_command)
 
 __all__ = ["main"]

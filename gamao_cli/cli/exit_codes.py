@@ -92,6 +92,16 @@ MEANINGS: dict[str, dict[int, str]] = {
                   "others are still grouped",
         INTERRUPTED: _INTERRUPTED,
     },
+    "select": {
+        OK: "every input was read (and, with -o, every match picked written), whether or not "
+            "a match was picked",
+        USAGE: "usage error, an input that could not be read or is not a match file (the "
+               "others are still read), a match that could not be written, a Dask scheduler "
+               "that cannot be reached, or standard output that cannot be written",
+        INTERNAL: _INTERNAL + "; reported as GM008 for the input it happened on, and the "
+                  "others are still read",
+        INTERRUPTED: _INTERRUPTED,
+    },
     "codes": {
         OK: "the codes were listed",
         USAGE: "usage error, or standard output that cannot be written",
