@@ -266,3 +266,42 @@ def test_jobs_give_the_same_report(tmp_path):
     two = run("dedupe", "--format", "json", "--all", "--jobs", "2", str(ROOT / "tests" / "data"))
     assert one.stdout == two.stdout
     assert json.loads(one.stdout)["groups"]
+
+
+@needs_corpora
+def test_copies_inside_archives_are_grouped_and_kept_from_them(tmp_path):
+    import tarfile
+    import zipfile
+    match = _read(REAL / SNARHEIM)
+    swapped = write(swap_sides(match), tmp_path / "swapped.sgf", "sgf")
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as z:
+        z.write(REAL / SNARHEIM, "in/zip-copy.txt")
+        z.write(REAL / TAKADA[0], "other.txt")
+    with tarfile.open(tmp_path / "b.tar.gz", "w:gz") as t:
+        t.add(swapped, "tar-copy.sgf")
+    swapped.unlink()
+    groups = groups_of(tmp_path)
+    ours = group_with(groups, "zip-copy.txt")
+    assert sorted(c["path"] for c in ours) == [f"{tmp_path / 'a.zip'}:in/zip-copy.txt",
+                                               f"{tmp_path / 'b.tar.gz'}:tar-copy.sgf"]
+    out = tmp_path / "out"
+    r = run("dedupe", str(tmp_path), "--keep", "first", "--out-dir", str(out))
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in out.iterdir()) == ["other.txt", "zip-copy.txt"]
+    assert (out / "zip-copy.txt").read_bytes() == (REAL / SNARHEIM).read_bytes()
+
+
+@needs_corpora
+def test_the_matches_table_has_the_fingerprint(tmp_path):
+    match = _read(REAL / SNARHEIM)
+    src = tmp_path / "in"
+    src.mkdir()
+    write(swap_sides(respell(match)), src / "swapped.sgf", "sgf")
+    (src / "original.txt").write_bytes((REAL / SNARHEIM).read_bytes())
+    r = run("export", str(src), "-o", str(tmp_path / "t"), "--to", "jsonl", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(line) for part in sorted((tmp_path / "t" / "matches").iterdir())
+            for line in part.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 2
+    assert rows[0]["fingerprint"] == rows[1]["fingerprint"] == fingerprint(match)
+    assert rows[0]["match_id"] != rows[1]["match_id"]   # the players differ, so the ids do

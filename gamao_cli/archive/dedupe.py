@@ -3,7 +3,8 @@
 A :class:`Copy` is what is kept of one match read from one input: where it
 is, its format, names and length, the keys of its games
 (:mod:`.fingerprint`) and how much analysis it carries; never the match
-itself, so memory grows by a few hundred bytes a copy, not by the archive.
+itself, so memory grows by about a kilobyte a copy (350 bytes a game), not
+by the size of the matches.
 :class:`Grouper` takes copies one at a time: two copies are one match when
 they have the same length and share the key of a game of at least
 :data:`~gamao_cli.archive.fingerprint.KEYED_ROLLS` rolls, at places where
@@ -32,7 +33,7 @@ from typing import Any, Iterable
 
 from gamao_cli import model as m
 
-from .fingerprint import GameKey, analysis_depth, fingerprint_of, game_keys, name_key
+from .fingerprint import KEY_DIGITS, GameKey, analysis_depth, fingerprint_of, game_keys, name_key
 
 #: At most this many distinct analysis depths are kept of a copy.
 MAX_DEPTHS = 4
@@ -48,7 +49,7 @@ class Where:
     member: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Copy:
     """One copy of a match, as dedupe keeps it (see the module's text).
     ``alone``: the match is the only one of its input (so the input's bytes
@@ -138,7 +139,8 @@ class Grouper:
         self.copies: list[Copy] = []
         self._parent: list[int] = []
         self._shift: list[int] = []      # my game 0 on my parent's line
-        self._by_game: dict[tuple[int, str], tuple[int, int]] = {}
+        # (length, game key) as one number -> (copy << 20) | its game
+        self._by_game: dict[int, int] = {}
         self._by_print: dict[str, int] = {}
 
     def _find(self, i: int) -> tuple[int, int]:
@@ -179,12 +181,12 @@ class Grouper:
             if not g.full:
                 continue
             strong = True
-            k = (copy.length, g.key)
+            k = (copy.length << (4 * KEY_DIGITS)) | g.key
             seen = self._by_game.get(k)
             if seen is None:
-                self._by_game[k] = (i, j)
+                self._by_game[k] = (i << 20) | j
                 continue
-            other, at = seen
+            other, at = seen >> 20, seen & 0xFFFFF
             if self._find(other)[0] != self._find(i)[0] and \
                     aligned(self.copies[other], copy, at - j):
                 self._union(other, i, at - j)

@@ -57,18 +57,23 @@ _WITH_DICE = (m.Play, m.Dance, m.IllegalPlayMarker)
 class GameKey:
     """What the fingerprint keeps of one game.
 
-    ``key``: the hash of its first :data:`KEYED_ROLLS` rolls; ``head``: two
+    ``key``: the hash of its first :data:`KEYED_ROLLS` rolls (a 48-bit
+    number; :attr:`hex` is how the fingerprint writes it); ``head``: two
     bytes a roll for those rolls (to tell whether a game cut short is the
     start of another); ``rolls``: every roll it holds (as keyed: trailing
     rolls with no play left out); ``result``: it states a result (a
     ``Wins`` line, or its SGF or XG equivalent); ``first``: the column (0
     left, 1 right) of the player who rolls first."""
 
-    key: str
+    key: int
     head: bytes
     rolls: int
     result: bool
     first: int
+
+    @property
+    def hex(self) -> str:
+        return f"{self.key:0{KEY_DIGITS}x}"
 
     @property
     def full(self) -> bool:
@@ -135,7 +140,7 @@ def game_key(game: m.Game) -> GameKey | None:
     if not rolls:
         return None
     tokens = [roll_token(a) for a in rolls[:KEYED_ROLLS]]
-    key = _digest("\n".join(tokens), KEY_DIGITS // 2).hex()
+    key = int.from_bytes(_digest("\n".join(tokens), KEY_DIGITS // 2), "big")
     head = b"".join(_digest(t, 2) for t in tokens)
     result = any(type(a) is m.Win for a in game.actions)
     return GameKey(key, head, len(rolls), result, rolls[0].player)
@@ -147,7 +152,7 @@ def game_keys(match: m.Match) -> tuple[GameKey, ...]:
 
 
 def fingerprint_of(length: int, keys: tuple[GameKey, ...]) -> str:
-    return f"{length}:" + ",".join(k.key for k in keys)
+    return f"{length}:" + ",".join(k.hex for k in keys)
 
 
 def fingerprint(match: m.Match) -> str:
