@@ -154,3 +154,13 @@ def test_help_shows_an_example_of_each_criterion():
                    "--date-to", "--has-errors", "--clean", "--has-analysis", "--winner",
                    "--print0", "--to", "-o"):
         assert option in examples, option
+
+
+@needs_corpus2
+def test_a_player_goes_by_the_score_line_or_the_player_tag():
+    """Backgammon Studio writes the screen name on the score line and the
+    full name in the Player tags."""
+    names = picked(str(CORPUS2 / "real"), "--player", "dagfinn snarheim")
+    assert len(names) == 3 and all("snarheim - " in n for n in names)   # Bonot twice, Timster
+    both = picked(str(CORPUS2 / "real"), "--opponents", "Patrick Didisheim,snarheim")
+    assert len(both) == 2 and all("snarheim - Bonot" in n for n in both)

@@ -6,7 +6,8 @@ hold (they combine with AND). Names are compared as
 :func:`~gamao_cli.archive.fingerprint.name_key` makes them (accents, case
 and spacing aside) and may be shell-style patterns (``*``, ``?``,
 ``[...]``). Only the criteria that need the replay (``has_errors``,
-``clean``, ``winner``) replay the match.
+``clean``, ``winner``) replay the match. A player is named by the score
+line or by the record's ``Player 1`` / ``Player 2`` tag.
 
 >>> from gamao_cli.formats.mat.reader import read_matches
 >>> text = (" 3 point match\\n\\n Game 1\\n José Silva : 0   Bob : 0\\n"
@@ -79,14 +80,14 @@ class Criteria:
         return Selected(label, index, fmt, where) if self.holds(match) else None
 
     def holds(self, match: m.Match) -> bool:
-        names = match.players
+        sides = _names(match)
         for p in self.players:
-            if not any(name_matches(n, p) for n in names):
+            if not (_plays(sides[0], p) or _plays(sides[1], p)):
                 return False
         if self.opponents is not None:
             a, b = self.opponents
-            if not ((name_matches(names[0], a) and name_matches(names[1], b))
-                    or (name_matches(names[0], b) and name_matches(names[1], a))):
+            if not ((_plays(sides[0], a) and _plays(sides[1], b))
+                    or (_plays(sides[0], b) and _plays(sides[1], a))):
                 return False
         if self.length is not None and not self.length[0] <= match.length <= self.length[1]:
             return False
@@ -113,9 +114,28 @@ class Criteria:
             if self.clean and (report.errors or report.warnings):
                 return False
             if self.winner is not None:
-                if report.winner is None or not name_matches(names[report.winner], self.winner):
+                if report.winner is None or not _plays(sides[report.winner], self.winner):
                     return False
         return True
+
+
+def _names(match: m.Match) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names each column's player goes by: the score line's, and the
+    ``Player 1`` / ``Player 2`` tag's when the record has one (Backgammon
+    Studio writes the full name there, the screen name on the score line)."""
+    score = match.players
+    out = []
+    for side, tag in ((0, "Player 1"), (1, "Player 2")):
+        names = [score[side]]
+        full = match.tag(tag)
+        if full and full != score[side]:
+            names.append(full)
+        out.append(tuple(names))
+    return out[0], out[1]
+
+
+def _plays(names: tuple[str, ...], pattern: str) -> bool:
+    return any(name_matches(n, pattern) for n in names)
 
 
 def _analysed(match: m.Match) -> bool:

@@ -72,8 +72,9 @@ def _write(batch, folder, to, status) -> int:
 @click.command(cls=Command, epilog=exit_codes.help_for("select"))
 @paths_argument
 @click.option("--player", "players", multiple=True, metavar="NAME",
-              help="A player, on either side: accents, case and spacing aside; * and ? as in "
-                   "the shell (repeatable: every one must play).")
+              help="A player, on either side, by the score line's name or the Player 1/Player "
+                   "2 tag's: accents, case and spacing aside; * and ? as in the shell "
+                   "(repeatable: every one must play).")
 @click.option("--opponents", callback=_pair, metavar="A,B",
               help="The two players, in either column.")
 @click.option("--length", callback=_length, metavar="N|A-B",
