@@ -35,8 +35,12 @@ from gamao_cli import model as m
 
 from .fingerprint import KEY_DIGITS, GameKey, analysis_depth, fingerprint_of, game_keys, name_key
 
-#: At most this many distinct analysis depths are kept of a copy.
+#: At most this many distinct analysis depths are kept of a copy...
 MAX_DEPTHS = 4
+#: ... read from its first this many analysed actions (a reader may make an
+#: action's analysis only when it is read: eXtreme Gammon's costs about as
+#: much as reading the file, for every action).
+DEPTH_SAMPLE = 16
 
 
 @dataclass(frozen=True)
@@ -94,10 +98,10 @@ def copy_of(match: m.Match, label: str, index: int, fmt: str,
         for action in game.actions:
             if getattr(action, "analysis", None) is None:
                 continue
-            depth = analysis_depth(action)
-            if depth is None:
-                continue
             analysed += 1
+            if analysed > DEPTH_SAMPLE:
+                continue
+            depth = analysis_depth(action)
             if depth and depth not in depths and len(depths) < MAX_DEPTHS:
                 depths.append(depth)
     return Copy(label=label, index=index, fmt=fmt, length=match.length,
