@@ -305,3 +305,20 @@ def test_the_matches_table_has_the_fingerprint(tmp_path):
     assert len(rows) == 2
     assert rows[0]["fingerprint"] == rows[1]["fingerprint"] == fingerprint(match)
     assert rows[0]["match_id"] != rows[1]["match_id"]   # the players differ, so the ids do
+
+
+@needs_corpora
+def test_two_copies_that_overlap_stand_on_one_line_of_games():
+    from gamao_cli.archive.dedupe import copy_of, group_all
+    match = _read(REAL / SNARHEIM)
+    head = copy_of(first_games(match, 5), "head.mat", 0, "mat")          # games 1-5
+    middle = copy_of(first_games(later_games(match, 2), 6), "mid.mat", 0, "mat")  # 3-8
+    [group] = group_all([head, middle])
+    assert [(c.offset, c.complete) for c in group.copies] == [(0, False), (2, False)]
+    assert head.differences[0] == {"kind": "fewer-games", "games": 5, "of": 8, "from_game": 1}
+    assert middle.best and middle.differences[0]["from_game"] == 3
+    # a third copy with another game between them is another match
+    other = later_games(match, 2)
+    other.games[1] = match.games[-1]
+    [_, alone] = group_all([head, copy_of(other, "other.mat", 0, "mat")])
+    assert [c.label for c in alone.copies] == ["other.mat"]

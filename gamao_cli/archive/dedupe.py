@@ -230,8 +230,8 @@ def _quality(c: Copy) -> tuple:
 
 def describe(group: Group) -> Group:
     """Set each copy's ``complete``, ``best``, ``offset`` and
-    ``differences`` (how it differs from the best copy), and return the
-    group."""
+    ``differences`` (what it lacks of what the group holds and, but for the
+    best copy, how it differs from the best), and return the group."""
     line: dict[int, GameKey] = {}       # the longest game seen at each place
     results: set[int] = set()
     for c, off in zip(group.copies, group.offsets):
@@ -253,28 +253,32 @@ def describe(group: Group) -> Group:
     best = max(group.copies, key=_quality)
     best.best = True
     for c in group.copies:
-        c.differences = [] if c is best else _differences(c, best, line, results)
+        c.differences = _differences(c, best, line, results)
     return group
 
 
 def _differences(c: Copy, best: Copy, line: dict[int, GameKey],
                  results: set[int]) -> list[dict[str, Any]]:
-    """How ``c`` differs from ``best``: each a dict with a ``kind`` and
-    its figures (the text report words them)."""
+    """How ``c`` differs from ``best`` and from what the group holds: each
+    a dict with a ``kind`` and its figures (the text report words them).
+    Games are numbered on the group's line, from 1 for the first game any
+    copy holds."""
     out: list[dict[str, Any]] = []
-    if len(c.games) < len(best.games) or c.offset > best.offset:
-        out.append({"kind": "fewer-games", "games": len(c.games), "of": len(best.games),
-                    "from_game": c.offset - best.offset + 1})
+    if len(c.games) < len(line):
+        out.append({"kind": "fewer-games", "games": len(c.games), "of": len(line),
+                    "from_game": c.offset + 1})
     for j, gk in enumerate(c.games):
         at = c.offset + j
         longest = line[at]
         if gk.rolls < longest.rolls:
-            out.append({"kind": "game-cut", "game": at - best.offset + 1, "rolls": gk.rolls,
+            out.append({"kind": "game-cut", "game": at + 1, "rolls": gk.rolls,
                         "of": longest.rolls})
-    missing = [c.offset + j - best.offset + 1 for j, gk in enumerate(c.games)
+    missing = [c.offset + j + 1 for j, gk in enumerate(c.games)
                if not gk.result and (c.offset + j) in results]
     if missing:
         out.append({"kind": "no-results", "games": missing})
+    if c is best:
+        return out
     if c.games and best.games:
         shared = _shared_place(c, best)
         if shared is not None:
