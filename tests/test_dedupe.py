@@ -322,3 +322,11 @@ def test_two_copies_that_overlap_stand_on_one_line_of_games():
     other.games[1] = match.games[-1]
     [_, alone] = group_all([head, copy_of(other, "other.mat", 0, "mat")])
     assert [c.label for c in alone.copies] == ["other.mat"]
+
+
+def test_an_out_dir_that_cannot_be_is_refused_before_reading(tmp_path):
+    (tmp_path / "file").write_text("x")
+    for out in (str(tmp_path / "file" / "sub"), "s3://bucket/unique"):
+        r = run("dedupe", str(ROOT / "examples"), "--keep", "best", "--out-dir", out)
+        assert r.exit_code == 2 and "nothing was written" in r.output, out
+        assert "copies in" not in r.output     # nothing was read

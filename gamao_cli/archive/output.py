@@ -37,6 +37,10 @@ class Folder:
 
     def make(self) -> None:
         """Create the folder (a usage problem when it cannot be)."""
+        from gamao_cli.tables import storage
+        if storage.is_url(self.folder):
+            raise OutputError(_("{folder}: the copies are written into a local folder, not a "
+                                "URL").format(folder=self.folder))
         try:
             os.makedirs(self.folder, exist_ok=True)
         except OSError as exc:

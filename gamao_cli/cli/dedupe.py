@@ -135,18 +135,26 @@ def _group_head(n: int, group) -> str:
             n=len(group.copies)))
 
 
-def _keep(groups, keep: str, out_dir: str, force: bool, status: exit_codes.Status) -> int:
-    """Write one copy of each group into ``out_dir``; the number written."""
-    from gamao_cli.archive.inputs import read_inputs
-    from gamao_cli.archive.output import Folder, payload
-    from gamao_cli.errors import InputError, OutputError, WriteRefused
-    from gamao_cli.replay.check import input_error_diagnostic
-
+def out_folder(out_dir: str, force: bool, option: str):
+    """The output folder, created (a usage error when it cannot be, before
+    anything is read)."""
+    from gamao_cli.archive.output import Folder
+    from gamao_cli.errors import OutputError
     folder = Folder(out_dir, force)
     try:
         folder.make()
     except OutputError as exc:
-        fail_usage(_("--out-dir {error}; nothing was written").format(error=exc))
+        fail_usage(_("{option} {error}; nothing was written").format(option=option, error=exc))
+    return folder
+
+
+def _keep(groups, keep: str, folder, status: exit_codes.Status) -> int:
+    """Write one copy of each group into ``folder``; the number written."""
+    from gamao_cli.archive.inputs import read_inputs
+    from gamao_cli.archive.output import payload
+    from gamao_cli.errors import InputError, OutputError, WriteRefused
+    from gamao_cli.replay.check import input_error_diagnostic
+
     chosen = [next(c for c in g.copies if c.best) if keep == "best" else g.copies[0]
               for g in groups]
     wanted: dict[Any, list] = {}
@@ -215,7 +223,7 @@ def dedupe(paths: tuple[str, ...], fmt: str, show_all: bool, keep: str | None,
     if keep is not None and out_dir is None:
         fail_usage(_("--keep says which copy to write: give --out-dir DIR too"))
     status = exit_codes.Status()
-
+    folder = out_folder(out_dir, force, "--out-dir") if out_dir is not None else None
     copies = Scan(paths, globs, _Each(), jobs, scheduler, status, _("Reading"))
     groups = group_all(copies)
     shown = [g for g in groups if show_all or len(g.copies) > 1]
@@ -238,8 +246,8 @@ def dedupe(paths: tuple[str, ...], fmt: str, show_all: bool, keep: str | None,
                 n=number(len(groups))),
             many=number(many),
             spare=ngettext("{n} copy", "{n} copies", spare).format(n=number(spare))))
-    if out_dir is not None:
-        written = _keep(groups, keep or "best", out_dir, force, status)
+    if folder is not None:
+        written = _keep(groups, keep or "best", folder, status)
         click.echo(ngettext("{n} file written to {folder}", "{n} files written to {folder}",
                             written).format(n=number(written), folder=out_dir), err=True)
     sys.exit(status.code)

@@ -11,7 +11,7 @@ from gamao_cli import formats
 from gamao_cli.i18n import _, ngettext, number
 
 from . import exit_codes
-from .dedupe import Scan, scheduler_option
+from .dedupe import Scan, out_folder, scheduler_option
 from .language import Command
 from .options import fail_usage, glob_option, jobs_option, paths_argument
 
@@ -128,9 +128,7 @@ def select(paths: tuple[str, ...], players: tuple[str, ...], opponents, length, 
       gamao select archive/ --has-analysis --to json -o analysed/
       gamao select archive/ --winner gnubgB --print0 | xargs -0 gamao summary
     """
-    from gamao_cli.archive.output import Folder
     from gamao_cli.archive.select import Criteria
-    from gamao_cli.errors import OutputError
 
     if has_errors and clean:
         fail_usage(_("--has-errors and --clean exclude each other: give one"))
@@ -143,13 +141,7 @@ def select(paths: tuple[str, ...], players: tuple[str, ...], opponents, length, 
                         has_errors=has_errors, clean=clean, has_analysis=has_analysis,
                         winner=winner)
     status = exit_codes.Status()
-    folder = None
-    if out_dir is not None:
-        folder = Folder(out_dir, force)
-        try:
-            folder.make()
-        except OutputError as exc:
-            fail_usage(_("-o {error}; nothing was written").format(error=exc))
+    folder = out_folder(out_dir, force, "-o") if out_dir is not None else None
     picked = Scan(paths, globs, criteria, jobs, scheduler, status, _("Selecting"))
     end = "\0" if print0 else "\n"
     selected = written = 0
