@@ -317,6 +317,7 @@ def test_two_copies_that_overlap_stand_on_one_line_of_games():
     assert [(c.offset, c.complete) for c in group.copies] == [(0, False), (2, False)]
     assert head.differences[0] == {"kind": "fewer-games", "games": 5, "of": 8, "from_game": 1}
     assert middle.best and middle.differences[0]["from_game"] == 3
+    assert group.fingerprint == fingerprint(first_games(match, 8))   # what they hold together
     # a third copy with another game between them is another match
     other = later_games(match, 2)
     other.games[1] = match.games[-1]

@@ -133,6 +133,9 @@ class Group:
 
     copies: list[Copy]
     offsets: list[int]
+    #: the fingerprint of the match as the copies hold it together (set by
+    #: :func:`describe`): the key of each game on the line
+    fingerprint: str = ""
 
 
 class Grouper:
@@ -243,6 +246,7 @@ def describe(group: Group) -> Group:
             if gk.result:
                 results.add(at)
     span = len(line)
+    group.fingerprint = fingerprint_of(group.copies[0].length, tuple(line[i] for i in range(span)))
     for c in group.copies:
         c.complete = (c.offset == 0 and len(c.games) == span
                       and all(gk.rolls >= line[c.offset + j].rolls
@@ -317,10 +321,9 @@ def group_all(copies: Iterable[Copy]) -> list[Group]:
 
 def group_json(group: Group) -> dict[str, Any]:
     """A group as ``gamao dedupe --format json`` gives it."""
-    best = next(c for c in group.copies if c.best)
     return {
-        "fingerprint": best.fingerprint,
-        "length": best.length,
+        "fingerprint": group.fingerprint,
+        "length": group.copies[0].length,
         "copies": [{
             "path": c.label, "index_in_file": c.index, "format": c.fmt,
             "players": list(c.names), "games": len(c.games), "first_game": c.offset + 1,
