@@ -146,7 +146,7 @@ class Grouper:
         self.copies: list[Copy] = []
         self._parent: list[int] = []
         self._shift: list[int] = []      # my game 0 on my parent's line
-        # (length, game key) as one number -> (copy << 20) | its game
+        # (length, game key) as one number -> (copy << 32) | its game
         self._by_game: dict[int, int] = {}
         self._by_print: dict[str, int] = {}
 
@@ -191,9 +191,9 @@ class Grouper:
             k = (copy.length << (4 * KEY_DIGITS)) | g.key
             seen = self._by_game.get(k)
             if seen is None:
-                self._by_game[k] = (i << 20) | j
+                self._by_game[k] = (i << 32) | j
                 continue
-            other, at = seen >> 20, seen & 0xFFFFF
+            other, at = seen >> 32, seen & 0xFFFFFFFF
             if self._find(other)[0] != self._find(i)[0] and \
                     aligned(self.copies[other], copy, at - j):
                 self._union(other, i, at - j)
