@@ -331,3 +331,23 @@ def test_an_out_dir_that_cannot_be_is_refused_before_reading(tmp_path):
         r = run("dedupe", str(ROOT / "examples"), "--keep", "best", "--out-dir", out)
         assert r.exit_code == 2 and "nothing was written" in r.output, out
         assert "copies in" not in r.output     # nothing was read
+
+
+def test_a_bug_of_gamao_on_one_input_is_gm008_and_exit_3(tmp_path, monkeypatch):
+    from gamao_cli.archive import dedupe as d
+    example = ROOT / "examples" / "gnubg-selfplay-5pt.mat"
+    (tmp_path / "a.mat").write_bytes(example.read_bytes())
+    (tmp_path / "b.mat").write_bytes((ROOT / "examples" / "illegal-play.mat").read_bytes())
+    real = d.copy_of
+
+    def failing(match, label, *args, **kwargs):
+        if label.endswith("a.mat"):
+            raise RuntimeError("boom")
+        return real(match, label, *args, **kwargs)
+
+    monkeypatch.setattr(d, "copy_of", failing)
+    monkeypatch.delenv("GAMAO_DEBUG", raising=False)
+    r = run("dedupe", "--all", "--jobs", "1", str(tmp_path))
+    assert r.exit_code == 3
+    assert "a.mat" in r.stderr and "GM008" in r.stderr
+    assert "1 copy in 2 files" in r.stdout    # the other input is still read
