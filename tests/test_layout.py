@@ -122,6 +122,9 @@ FORBIDDEN = {
     "gamao_cli.replay": ("gamao_cli.render", "gamao_cli.tables", "gamao_cli.cli"),
     "gamao_cli.render": ("gamao_cli.cli",),
     "gamao_cli.tables": ("gamao_cli.cli",),
+    "gamao_cli.archive": ("gamao_cli.cli",),
+    "gamao_cli.archive.fingerprint": ("gamao_cli.tables", "gamao_cli.render", "gamao_cli.replay",
+                                      "gamao_cli.cli"),
     "gamao_cli.formats": ("gamao_cli.render", "gamao_cli.tables", "gamao_cli.cli"),
     # the analysis knows the model (and the decisions the readers fill), never
     # a format, a display or the CLI

@@ -84,6 +84,25 @@ MEANINGS: dict[str, dict[int, str]] = {
         INTERNAL: _INTERNAL + "; the other inputs are still exported",
         INTERRUPTED: _INTERRUPTED,
     },
+    "dedupe": {
+        OK: "every input was read (and, with --out-dir, one copy of each match written)",
+        USAGE: "usage error, an input that could not be read or is not a match file (the "
+               "others are still grouped), a copy that could not be written, a Dask scheduler "
+               "that cannot be reached, or standard output that cannot be written",
+        INTERNAL: _INTERNAL + "; reported as GM008 for the input it happened on, and the "
+                  "others are still grouped",
+        INTERRUPTED: _INTERRUPTED,
+    },
+    "select": {
+        OK: "every input was read (and, with -o, every match picked written), whether or not "
+            "a match was picked",
+        USAGE: "usage error, an input that could not be read or is not a match file (the "
+               "others are still read), a match that could not be written, a Dask scheduler "
+               "that cannot be reached, or standard output that cannot be written",
+        INTERNAL: _INTERNAL + "; reported as GM008 for the input it happened on, and the "
+                  "others are still read",
+        INTERRUPTED: _INTERRUPTED,
+    },
     "codes": {
         OK: "the codes were listed",
         USAGE: "usage error, or standard output that cannot be written",

@@ -259,6 +259,11 @@ def _member_label(archive: str, label: str) -> str:
     return member_name(archive, label[len(prefix):]) if label.startswith(prefix) else label
 
 
+#: :func:`_sources` for the archive tools (``gamao dedupe``, ``gamao select``),
+#: which read the partitions of :func:`plan` as export does.
+iter_sources = _sources
+
+
 def run_partition(job: Job, part: Partition) -> PartResult:
     """Read every input of ``part`` and write its rows as part
     ``part.index`` of each table under ``job.out``. Never raises for bad

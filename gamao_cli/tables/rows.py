@@ -35,6 +35,7 @@ from typing import Any
 from gamao_cli import model as m
 from gamao_cli.analysis.decisions import CheckerDecision, decisions_of
 from gamao_cli.analysis.figures import match_figures
+from gamao_cli.archive.fingerprint import fingerprint
 from gamao_cli.errors import GamaoError
 from gamao_cli.model.notation import format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
@@ -361,6 +362,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
         "errors": report.errors, "warnings": report.warnings,
         "infos": sum(d.severity == "info" for d in report.diagnostics),
         "codes": _codes(where.on_match),
+        "fingerprint": fingerprint(match),
     }
     return rows
 

@@ -92,6 +92,11 @@ MATCHES: tuple[Column, ...] = (
     _c("infos", "int32", "info diagnostics in the whole match", False),
     _c("codes", "string", "the codes of the diagnostics about the match as a whole (no game), "
                           "space-separated in order; null: none"),
+    _c("fingerprint", "string", "the tolerant match key of `gamao dedupe`: `LENGTH:KEY,KEY,...`, "
+                                "one key a game from its dice and plays; the same for every copy "
+                                "of the match (other names, sides swapped, a trailing roll, no "
+                                "results), and a copy holding only some of its games holds a run "
+                                "of its keys (docs/dedupe.md)", False),
 )
 
 #: The copy of a match a game or action row belongs to: one match found in
