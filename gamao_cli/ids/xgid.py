@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import sub as _sub
 from typing import Sequence
 
 from .gnubg import (GAME_PLAYING, Board, MatchState, _check_board, match_id,
@@ -41,10 +42,11 @@ __all__ = ["XgidState", "xgid", "parse_xgid", "xgid_of_state"]
 
 _XG_DECISIONS = ("D", "B", "R")
 
-# The character of a point holding b checkers of the bottom player and t of
-# the top one (the bottom player's win; both at once is no position).
-_POINT_CHARS = {(b, t): chr(ord("A") + b - 1) if b else chr(ord("a") + t - 1) if t else "-"
-                for b in range(16) for t in range(16)}
+# The character of a point holding b checkers of the bottom player or t of
+# the top one, at index b - t: "-" at 0, "A".."P" at 1..16, "o".."a" at
+# 17..31 (that is, t = 15..1 at -15..-1).
+_POINT_CHARS = ("-",) + tuple(chr(ord("A") + b - 1) for b in range(1, 17)) + \
+    tuple(chr(ord("a") + t - 1) for t in range(15, 0, -1))
 
 
 @dataclass(frozen=True)
@@ -226,11 +228,15 @@ def xgid(
 
 
 def _position_chars(me: Board, opp: Board, turn: int) -> str:
-    """The position field of an XGID (boards already checked)."""
+    """The position field of an XGID (boards already checked: no point is
+    held by both players)."""
     bottom, top = (me, opp) if turn == 1 else (opp, me)
     # char i: the bottom player's point i (25 = bar; none at 0), else the
-    # top player's point 25 - i (0 -> bar; none at 25); from a table
-    return "".join(map(_POINT_CHARS.__getitem__, zip((0,) + bottom[1:26], top[25:0:-1] + (0,))))
+    # top player's point 25 - i (0 -> bar; none at 25). At most one of the
+    # two is not 0, so their difference says which and how many: the
+    # character is _POINT_CHARS[b - t] (a negative index counts from the end)
+    return "".join(map(_POINT_CHARS.__getitem__,
+                       map(_sub, (0,) + bottom[1:26], top[25:0:-1] + (0,))))
 
 
 def parse_xgid(s: str, checkers: int = 15) -> XgidState:
