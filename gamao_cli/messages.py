@@ -268,9 +268,8 @@ MESSAGES: dict[str, str] = {
     "GM504.step": "{where}{cell}: the step {step} has no SGF spelling and is left out (the play "
                   "as written is kept only in gamao's private property XS)",
     "GM504.cell": "{where}{cell}: SGF cannot hold it; left out",
-    "GM504.analysis": "{where}the analysis of {n} action(s) (an analysing program's figures) is "
-                      "not carried: {format} has no place for it (--to json and --to sgf keep "
-                      "it)",
+    "GM504.analysis": "{where}the analysis of {n} action(s) ({program}'s figures) is not "
+                      "carried: {format} has no place for it (--to json and --to sgf keep it)",
     "GM504.analysis-depth": "{where}the analysis depth of {n} evaluation(s) ({depths}) has no "
                             "word in GNU Backgammon's SGF: written as its 0-ply (the figures "
                             "are as the record states them)",

@@ -284,19 +284,23 @@ def analysis_note(matches: Sequence[Match], fmt: str) -> Note | None:
     some actions hold (an engine's figures: eXtreme Gammon's, GNU
     Backgammon's, BGBlitz's), so it is never lost silently; None when no
     action holds any."""
-    programs: set[str] = set()
-    n = 0
-    for match in matches:
-        for g in match.games:
-            for a in g.actions:
-                if a.analysis is not None:
-                    n += 1
-                    source = a.analysis.get("source") if hasattr(a.analysis, "get") else None
-                    programs.add(source if isinstance(source, str) and source else "?")
-    if not n:
+    actions = [a for match in matches for g in match.games for a in g.actions
+               if a.analysis is not None]
+    if not actions:
         return None
-    return Note("GM504", {"where": "", "n": n, "format": fmt,
-                          "program": ", ".join(sorted(programs))}, key="GM504.analysis")
+    return Note("GM504", {"where": "", "n": len(actions), "format": fmt,
+                          "program": analysis_programs(actions)}, key="GM504.analysis")
+
+
+def analysis_programs(actions: Sequence[Any]) -> str:
+    """The programs whose analysis ``actions`` carry, as a note names them
+    (``eXtreme Gammon``, ``BGBlitz, GNU Backgammon``; ``?`` for one that
+    does not say)."""
+    programs: set[str] = set()
+    for a in actions:
+        source = a.analysis.get("source") if hasattr(a.analysis, "get") else None
+        programs.add(source if isinstance(source, str) and source else "?")
+    return ", ".join(sorted(programs))
 
 
 class Format(Protocol):

@@ -318,7 +318,7 @@ def test_truncated_at_many_offsets():
             # the game data, which comes first, is whole: read from there
             # (its archive record gone: GM030, tests/formats/test_xg_findings.py)
             matches = read_xg(data[:cut], "cut.xg")
-            assert matches == whole and matches[0].notes[0].code == "GM030"
+            assert matches == whole and matches[0].notices[0].code == "GM030"
             continue
         with pytest.raises(InputError) as info:
             read_xg(data[:cut], "cut.xg")
@@ -357,7 +357,7 @@ def test_absurd_sizes_and_counts_are_errors_not_allocations():
     whole = read_xg(build_xg(streams))
     for count in (1 << 30, 0, -5):
         matches = read_xg(build_xg(streams, count=count))
-        assert matches == whole and matches[0].notes[0].code == "GM030"
+        assert matches == whole and matches[0].notices[0].code == "GM030"
     without_game_first = {"temp.xgc": b"{\\rtf1 a comment}", **streams}
     for count in (1 << 30, 0, -5):
         with pytest.raises(DamagedFile):

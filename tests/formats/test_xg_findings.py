@@ -107,7 +107,7 @@ def test_a_rewritten_archive_is_read_from_the_game_data_after_the_thumbnail(name
     assert start == read_container(data).archive_offset   # the game data comes first
     matches = read_xg(rewritten, name)
     assert matches == whole
-    [note] = matches[0].notes
+    [note] = matches[0].notices
     assert (note.code, note.fields["offset"], note.fields["records"]) == (
         "GM030", start, len(read_container(data).streams["temp.xg"]) // R)
     report = validate_match(matches[0])

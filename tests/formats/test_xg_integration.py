@@ -268,8 +268,8 @@ def test_validating_a_match_decodes_none_of_xgs_analysis_yet_says_xgs_invalid_ma
     assert all(x._data is None for x in analyses)   # nothing decoded
     play = next(a for a in match.games[1].actions
                 if isinstance(a, m.Play) and isinstance(a.analysis, Analysis))
-    action, record = play.analysis._source
-    play.analysis = Analysis(action, dataclasses.replace(record, invalid=XG_INVALID))
+    action, record, no_double = play.analysis._source
+    play.analysis = Analysis(action, dataclasses.replace(record, invalid=XG_INVALID), no_double)
     [found] = [d for d in validate_match(match).diagnostics if d.code == "GM110"]
     assert found.game == match.games[1].number and found.move == play.move_number
     assert play.analysis["invalid"] == XG_INVALID and play.analysis["candidates"]

@@ -71,7 +71,7 @@ from gamao_cli.analysis.decisions import decisions_of
 from gamao_cli.analysis.figures import decision_states
 from gamao_cli.analysis.met import KAZAROSS_XG2
 from gamao_cli.errors import UnknownVariant, WriteRefused
-from gamao_cli.formats.base import Note, WriteResult, analysis_note
+from gamao_cli.formats.base import Note, WriteResult, analysis_note, analysis_programs
 from gamao_cli.messages import Msg
 from gamao_cli.model.notation import move_numbers as _move_numbers
 from gamao_cli.replay.replay import RESIGN, TIME, GameResult, Replays, Rules, validate_match
@@ -645,11 +645,12 @@ def write_sgf(matches: Sequence[m.Match], replays: Replays | None = None) -> Wri
         # what SGF holds of an analysis is what the decisions model holds on a
         # roll, a double or an answer; an analysis outside it (a JSON file's
         # free-form figures, the luck of a roll never played) is left out
-        n = sum(1 for match in matches for g in match.games for a in g.actions
+        left = [a for match in matches for g in match.games for a in g.actions
                 if a.analysis is not None
-                and (decisions_of(a) is None or type(a) not in _ANALYSIS_KINDS))
-        if n:
-            conv.note(Note("GM504", {"where": "", "n": n, "format": "gamao's SGF"},
+                and (decisions_of(a) is None or type(a) not in _ANALYSIS_KINDS)]
+        if left:
+            conv.note(Note("GM504", {"where": "", "n": len(left), "format": "gamao's SGF",
+                                     "program": analysis_programs(left)},
                            key="GM504.analysis"))
 
     conv.set_chunks(chunks())

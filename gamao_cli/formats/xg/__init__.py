@@ -190,19 +190,6 @@ class Analysis(Mapping):
     def __getitem__(self, key: str) -> Any:
         return self._dict()[key]
 
-    def get(self, key: str, default: Any = None) -> Any:
-        # XG's own mark, read from the record as it is (what the replay's
-        # check asks of every play), without decoding the rest
-        if key == "invalid" and self._data is None:
-            action, record = self._source
-            return record.invalid if _is_checker(action, record) else default
-        return self._dict().get(key, default)
-
-    def __bool__(self) -> bool:
-        # made only for a record with an analysis (``_has_analysis``), which
-        # ``analysis_of`` never makes empty; no decoding to say so
-        return True if self._data is None else bool(self._data)
-
     def __iter__(self):
         return iter(self._dict())
 
