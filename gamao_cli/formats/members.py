@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import zlib
 from typing import TYPE_CHECKING, Iterator
 
 from gamao_cli import formats
@@ -65,9 +66,27 @@ def split(name: str) -> tuple[str, str] | None:
     return None
 
 
+def kind_of_head(head: bytes) -> str | None:
+    """The archive kind (``zip``, ``tar``, ``gz``) of an input's first bytes,
+    or None. A gzip stream whose start does not inflate is none: its bytes
+    are the readers' to name (GM003, with the offset)."""
+    kind = archives.kind_of(head, peek_gzip=True)
+    if kind == "gz":
+        try:
+            zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 64)
+        except zlib.error:
+            return None
+    return kind
+
+
 def kind_of(path: str) -> str | None:
     """The archive kind of a file (``zip``, ``tar``, ``gz``) or None."""
-    return archives.kind_of_path(path)
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return None
+    return kind_of_head(head)
 
 
 def list_names(archive: str, kind: str, globs: tuple[str, ...] = ()) -> list[str]:
@@ -184,8 +203,7 @@ def refuse_archive(source: Source) -> None:
     """Raise the :class:`~gamao_cli.errors.NotAMatchFile` (GM002) of an
     archive read as one record: name a member of it, or say why there is
     none. Nothing for any other input."""
-    head = source.head()
-    kind = archives.kind_of(head, peek_gzip=True)
+    kind = kind_of_head(source.head())
     if kind is None:
         return
     label = source.label
