@@ -32,7 +32,7 @@ from .met import KAZAROSS_XG2, CubeState, MatchEquityTable
 
 #: GNU Backgammon's default skill thresholds (``arSkillLevel``): an error
 #: of more than this (EMG) is doubtful, bad, very bad.
-SKILL_DOUBTFUL, SKILL_BAD, SKILL_VERY_BAD = 0.04, 0.08, 0.16
+SKILL_DOUBTFUL, SKILL_BAD, SKILL_VERY_BAD = 0.03, 0.06, 0.12
 #: A cube decision is close when the optimal equity and the double's
 #: (capped at 1) are nearer than this (``isCloseCubedecision``).
 CLOSE_CUBE = 0.16

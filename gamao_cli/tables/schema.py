@@ -129,7 +129,8 @@ GAMES: tuple[Column, ...] = (
                           "result), not about one action; space-separated; null: none"),
 )
 
-#: Analysis figures: eXtreme Gammon files carry them. Filled only from what
+#: Analysis figures: eXtreme Gammon's files and GNU Backgammon's analysed SGF
+#: carry them. Filled only from what
 #: the record carries (an action's ``analysis``), never computed by gamao.
 ANALYSIS: tuple[Column, ...] = (
     _c("equity", "float64", "analysis: equity of the action taken, for the player making it "
