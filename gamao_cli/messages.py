@@ -383,7 +383,8 @@ READER_MESSAGES: dict[str, str] = {
                              "{limit} in a GNU Backgammon text export",
     "GM001.gnubg-same-names": "both players are called {name!r}: their moves cannot be told "
                               "apart",
-    "GM001.gnubg-tag": "a line of the \"Match Information:\" must be \"Name: value\"",
+    "GM001.gnubg-tag": "a line of the \"Match Information:\" must be \"Name: value\", "
+                       "the name without quotes, brackets or backslashes",
     "GM001.gnubg-line": "cannot read this line: expected a \"Move number\" heading, a "
                         "result (\"NAME wins N points\") or the game statistics",
     "GM001.gnubg-heading": "a move heading must be \"Move number N:  NAME to play DD\", "

@@ -262,11 +262,27 @@ def test_a_german_export_made_by_gnubg_is_named(tmp_path):
     # found by the fuzzer: a step cut short was read as the steps before it
     ("The score (after 0 games) is: A 0, B 0 (match to 3 points)\n\n"
      "Move number 1:  A to play 64\n\n* A moves 24/18 13/\n", "GM001.gnubg-play", 5, 11),
+    # found by the fuzzer: a tag name no match file (nor gamao's JSON) can hold
+    ("The score (after 0 games) is: A 0, B 0 (match to 3 points)\n\nMatch Information:\n"
+     "Ev]nt: x\n", "GM001.gnubg-tag", 4, 1),
 ])
+
 def test_errors_are_located(text, key, line, column):
     with pytest.raises(SyntaxProblem) as exc:
         formats.parse_text(text, "x.txt")
     assert (exc.value.key, exc.value.line, exc.value.column) == (key, line, column)
+
+
+def test_lines_may_end_in_cr_lf_or_cr_alone():
+    text = ("The score (after 0 games) is: A 0, B 0 (match to 3 points)\n\n"
+            "Move number 1:  A to play 31\n\n* A moves 8/5 6/5\n\nMove number 2:  B to play 42\n"
+            "\n* B moves 8/4 6/4\n")
+    lf = formats.parse_text(text, "lf.txt")
+    for ending in ("\r\n", "\r"):
+        other = formats.parse_text(text.replace("\n", ending), "x.txt")
+        assert other == lf
+        assert [a.line for a in other[0].games[0].actions] == \
+            [a.line for a in lf[0].games[0].actions] == [5, 9]
 
 
 def test_group_paths_keeps_other_files_and_singletons(tmp_path):

@@ -64,7 +64,9 @@ _PLAY_RE = re.compile(r"(?:bar|\d{1,2})(?:/(?:\d{1,2}|off)\*?)+(?:\(\d\))?"
                       r"(?: (?:bar|\d{1,2})(?:/(?:\d{1,2}|off)\*?)+(?:\(\d\))?)*")
 _WINS_RE = re.compile(r"(.*) wins (\d+) points?( and the match)?\s*$")
 _STATS_RE = re.compile(r"Game statistics for game (\d+)\s*$")
-_TAG_RE = re.compile(r"([^:]+): ?(.*)$")
+#: a Match Information line: a name (no quote, bracket or backslash: a match
+#: file's tag line could not hold it) and its value
+_TAG_RE = re.compile(r'([^:"\]\\]+): ?(.*)$')
 
 #: gnubg's Match Information keys, as match-file tag names.
 _TAG_NAMES = {"Place": "Site"}
@@ -114,6 +116,8 @@ class _Lines:
     def __init__(self, text: str, path: str):
         if text.startswith("\ufeff"):
             text = text[1:]
+        if "\r" in text:   # lines end as a text editor ends them: CR LF, LF or CR
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         self.lines = text.split("\n")
         if len(self.lines) > MAX_LINES:
             raise _syntax(path, "GM001.gnubg-lines", {"count": len(self.lines),
@@ -130,7 +134,7 @@ class _Lines:
             raise _syntax(self.path, "GM001.gnubg-long-line", {"length": len(line),
                                                                "limit": MAX_LINE}, i + 1, 1,
                           line)
-        return line.rstrip("\r")
+        return line
 
 
 def read_game(text: str, path: str = "") -> GameFile:
