@@ -1,7 +1,7 @@
 """Figures for hostile input: time and peak memory of the slow cases.
 
     python bench/hostile.py                 # everything (several minutes)
-    python bench/hostile.py archive shapes  # some of: archive files games shapes sizes
+    python bench/hostile.py archive shapes  # some of: archive files games shapes sizes bombs
     python bench/hostile.py archive --size-mb 50 --files 10000
 
 - archive: validate a match file of --size-mb megabytes (default 200) that
@@ -15,7 +15,10 @@
   times says whether it grows linearly): a play line of 1.25 and 5 MB, a
   JSON play of 2.5 and 10 MB, files of 400,000 and 1,600,000 one-line
   matches, one match of 2,500 and 10,000 games written as JSON (and as mat
-  and SGF), through the library's writer into a file.
+  and SGF), through the library's writer into a file;
+- bombs: the decompression bombs of issue 24 (a zip of three 255 MiB
+  members, XG files of shared, unused and oversized streams): each under
+  1 GB and 20 s.
 
 Every measurement runs in a fresh process; peak memory is its maximum
 resident set size (with its worker processes, for the folder); time is given
@@ -237,10 +240,49 @@ def bench_sizes(tmp: Path) -> None:
               "x4 the games", flush=True)
 
 
+#: export of one input, its exit code in OUT
+EXPORT = ("import subprocess, sys\n"
+          "OUT = subprocess.run([sys.executable, '-m', 'gamao_cli', 'export', sys.argv[1], '-o',"
+          " sys.argv[2], '--to', 'jsonl', '--jobs', '1'], capture_output=True).returncode")
+#: validate of one input in this process (its peak is the reader's), the exit code in OUT
+VALIDATE_HERE = ("import sys\nfrom gamao_cli.cli import main\n"
+                 "try:\n    main(['validate', sys.argv[1]])\nexcept SystemExit as e:\n"
+                 "    OUT = e.code")
+
+
+def bench_bombs(tmp: Path) -> None:
+    """The decompression bombs of issue 24 (made by tests/hostile_cases.py):
+    each must stay under 1 GB and 20 s."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from hostile_cases import xg_bomb, zip_bomb
+    good = (EXAMPLES / "illegal-play.mat").read_bytes()
+    z = tmp / "three-255MiB.zip"
+    z.write_bytes(zip_bomb([(f"m{i}.mat", 255 << 20, None) for i in range(3)]
+                           + [("good.mat", 0, good)]))
+    r = child(EXPORT, str(z), str(tmp / "t1"))
+    print(f"bomb zip of three 255 MiB members ({z.stat().st_size >> 10} KiB): export "
+          f"{r['seconds']:5.1f} s, peak {max(r['peak_mib'], r['children_peak_mib']):6.0f} MiB, "
+          f"exit {r['out']}", flush=True)
+    xg = ROOT.parent / "shared" / "corpus2" / "xg" / \
+        "kevung__gbf__data__charlot1-charlot2_7p_2025-11-08-2305.xg"
+    if not xg.is_file():
+        print("bomb xg: skipped (no XG sample in ../shared/corpus2/xg)")
+        return
+    for name, kwargs in (("62 entries on one 256 MiB stream", dict(shared=62)),
+                         ("a 900 MiB rollout stream", dict(extra=1, extra_size=900 << 20)),
+                         ("a 1 GiB game stream", dict(game_size=1 << 30))):
+        b = tmp / "bomb.xg"
+        b.write_bytes(xg_bomb(xg.read_bytes(), **kwargs))
+        r = child(VALIDATE_HERE, str(b))
+        print(f"bomb xg, {name} ({b.stat().st_size >> 10} KiB): validate {r['seconds']:5.1f} s,"
+              f" peak {r['peak_mib']:6.0f} MiB, exit {r['out']}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", nargs="*", default=["archive", "files", "games", "shapes", "sizes"],
-                    choices=["archive", "files", "games", "shapes", "sizes"])
+    ap.add_argument("what", nargs="*",
+                    default=["archive", "files", "games", "shapes", "sizes", "bombs"],
+                    choices=["archive", "files", "games", "shapes", "sizes", "bombs"])
     ap.add_argument("--size-mb", type=int, default=200)
     ap.add_argument("--files", type=int, default=100_000)
     args = ap.parse_args()
@@ -255,6 +297,8 @@ def main() -> None:
                 bench_games(tmp_path)
             elif what == "sizes":
                 bench_sizes(tmp_path)
+            elif what == "bombs":
+                bench_bombs(tmp_path)
             else:
                 bench_shapes(tmp_path)
 

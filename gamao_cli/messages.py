@@ -53,6 +53,10 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM009", "input", ERROR, "a decompression beyond gamao's budget (an XG stream, an archive "
                                 "member or a compressed archive that would inflate too far: a "
                                 "decompression bomb?)"),
+    _c("GM010", "input", WARNING, "an archive member not read: its name leads out of the archive "
+                                  "(../, an absolute path or a drive)"),
+    _c("GM011", "input", INFO, "an archive member stored in the tables under a key other than "
+                               "its name (bytes that are no UTF-8, or a '%', escaped)"),
     _c("GM012", "input", ERROR, "a figure of the match that the tables' column cannot hold (a "
                                 "length or score of thousands of digits): the match is not "
                                 "exported"),
@@ -502,6 +506,14 @@ READER_MESSAGES: dict[str, str] = {
                               "take {want}",
     "GM509": "{n} figure(s) that are no number (NaN or infinity; the first at {first}) written as "
              "null: JSON has no such number",
+    "GM010.up": "the member's name {name!r} climbs out of the archive (..): a program unpacking "
+                "it would write it outside; not read",
+    "GM010.absolute": "the member's name {name!r} is an absolute path (or names a drive): a "
+                      "program unpacking it would write it outside the folder; not read",
+    "GM011": "the member {name!r} is stored in the tables under the key {key!r}: {why}",
+    "GM011.bytes": "bytes of its name are no UTF-8 (each written %XX)",
+    "GM011.escape": "'%' and '!' in a name are written %25 and %21, so that no name and no "
+                    "member take one key",
     "GM012": "{column} would be {value}, which its type {type} cannot hold: this match is not "
              "exported (the other matches are)",
     "GM012.long": "{column} would be a number of more than 18 digits, which its type {type} "

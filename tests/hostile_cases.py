@@ -289,13 +289,16 @@ def forbidden_xml() -> list[str]:
 # -- archive member names ------------------------------------------------------------------
 
 def hostile_member_names() -> list[tuple[str, str]]:
-    """(member name, what gamao must say of it): ``"skipped"`` for a name
-    that climbs out of the archive, ``"renamed"`` for one it stores under
-    another key."""
-    return [("../../evil.mat", "skipped"), ("a/../../evil3.mat", "skipped"),
-            ("..\\win\\evil4.mat", "skipped"), ("a/b/../../../up.mat", "skipped"),
-            ("/abs/evil2.mat", "renamed"), ("C:\\win\\drive.mat", "renamed"),
-            ("a//b.mat", "renamed"), ("./dot.mat", "renamed")]
+    """(member name, what gamao must say of it): ``"up"`` or
+    ``"absolute"`` for a name that leads out of the archive (GM010, not
+    read), ``"read"`` for one read under its very name."""
+    out = [("../../evil.mat", "up"), ("a/../../evil3.mat", "up"), ("..\\win\\evil4.mat", "up"),
+           ("a/b/../../../up.mat", "up"), ("../x.mat", "up"), ("a\\..\\..\\b.mat", "up"),
+           ("/abs/evil2.mat", "absolute"), ("C:\\win\\drive.mat", "absolute"),
+           ("c:/x.mat", "absolute"), ("\\\\server\\share\\x.mat", "absolute"),
+           ("a//b.mat", "read"), ("a/./b.mat", "read"), ("a/../b.mat", "read"),
+           ("dots..mat", "read"), ("ab:c.mat", "read"), ("x:y.mat", "absolute")]
+    return out
 
 
 # -- records whose figures or text gamao's outputs once choked on ------------------------

@@ -326,7 +326,8 @@ def test_a_name_that_is_no_utf8_in_pages_and_tables(odd_names):
     res = gamao("export", str(odd_names), "-o", str(out / "tables"), "--to", "csv")
     assert res.returncode == 0, res.stderr
     text = "".join(p.read_text(encoding="utf-8") for p in (out / "tables" / "matches").iterdir())
-    assert "bad-\\udcff.mat" in text
+    # the tables' key: the byte as %XX, so that it is no real file's name (issue 24)
+    assert "bad-%FF.mat" in text and "bad-\\udcff.mat" not in text
 
 
 # -- position of a file of no match ---------------------------------------------------

@@ -506,6 +506,25 @@ def _no_number(tmp):
     return result.notes
 
 
+def _member_named(name: str):
+    """Export of a zip holding a member of this name: GM010 (a name leading
+    out of the archive) or GM011 (a key other than the name), as said."""
+    def make(tmp):
+        import io
+        import tarfile
+        from gamao_cli.tables.export import Item, Job, Partition, run_partition
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+            data = _BASE.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+        p = _file(tmp, "a.tar", buf.getvalue())
+        job = Job(out=str(tmp / "t"), to="jsonl")
+        return run_partition(job, Partition(0, (Item(str(p), "tar"),))).diagnostics
+    return make
+
+
 def _internal(tmp):
     """gamao's own failure on a file (GM008), as check_file reports it."""
     from gamao_cli.replay.check import internal_error_diagnostic
@@ -524,6 +543,8 @@ EXAMPLES_OF = {
     "GM008": _internal,
     "GM030": _xg_rewritten,
     "GM009": _over_budget,
+    "GM010": _member_named("../up.mat"),
+    "GM011": _member_named("100%.mat"),
     "GM012": _out_of_range,
     "GM007": lambda tmp: _checked(_file(tmp, "a.json", _json_of(_G1).replace(
         b'"length": 5', b'"length": "five"'))),

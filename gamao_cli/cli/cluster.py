@@ -211,20 +211,23 @@ def ordered_map(client, func: Callable[..., T], items: Sequence[Any], *args: Any
             submitted += 1
 
     submit_upto(window)
-    for i in range(len(items)):
-        submit_upto(i + window)
-        fut = futures[i]
-        try:
-            result = fut.result()
-        except Exception as exc:
-            for f in futures[i:]:
+    try:
+        for i in range(len(items)):
+            submit_upto(i + window)
+            fut = futures[i]
+            try:
+                result = fut.result()
+            except Exception as exc:
+                raise ClusterError(_("a task on the Dask cluster failed ({error}); is the same "
+                                     "gamao installed on every worker, and do the workers reach "
+                                     "the inputs and the output?").format(
+                    error=f"{type(exc).__name__}: {exc}")) from None
+            futures[i] = None  # let the client forget it
+            yield result
+    finally:   # a failure, or the caller stopping early: no task left running
+        for f in futures:
+            if f is not None:
                 f.cancel()
-            raise ClusterError(_("a task on the Dask cluster failed ({error}); is the same gamao "
-                                 "installed on every worker, and do the workers reach the "
-                                 "inputs and the output?").format(
-                error=f"{type(exc).__name__}: {exc}")) from None
-        futures[i] = None  # let the client forget it
-        yield result
 
 
 def _apply_all(func: Callable[[Any], T], chunk: Sequence[Any]) -> list[T]:

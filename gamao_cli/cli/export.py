@@ -89,6 +89,7 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
     staging = prepare_output(out, force)   # refuses an earlier export without --force
     import os
     client = None
+    results = None
     status = exit_codes.Status()
     totals = dict.fromkeys(("files", "matches", "games", "actions", "errors", "warnings",
                             "unreadable"), 0)
@@ -130,6 +131,8 @@ def export(paths: tuple[str, ...], out: str, to: str, jobs: int | None, schedule
             bar.render_finish()
         staging.commit()
     finally:
+        if hasattr(results, "close"):   # the worker processes end before their folder goes
+            results.close()
         staging.discard()
         if client is not None:
             from . import cluster

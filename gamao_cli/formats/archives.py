@@ -14,7 +14,10 @@ An archive is recognised by its first bytes (``PK``, gzip's ``1f 8b``,
 ``ustar`` at byte 257), not by its name. Which members are taken: those whose
 name ends as the folder scan's files do (:func:`gamao_cli.formats.file_endings`),
 or matches one of ``globs``; folders, links and hidden files (a name or
-folder starting with ``.``, ``__MACOSX/``) are skipped. An archive inside an
+folder starting with ``.``, ``__MACOSX/``) are skipped. A member whose name
+leads out of the archive (``../x.mat``, ``/x.mat``, ``C:\\x.mat``:
+:func:`name_problem`) is listed and then given as its GM010 error, not
+read: never silently dropped. An archive inside an
 archive is not opened.
 
 >>> import io, zipfile
@@ -36,6 +39,7 @@ import fnmatch
 import gzip
 import os
 import posixpath
+import re
 import tarfile
 import zipfile
 import zlib
@@ -135,9 +139,42 @@ class Member:
     size: int
 
 
+_DRIVE = re.compile(r"[A-Za-z]:")
+
+
+def name_problem(name: str) -> str | None:
+    """Whether a member's name leads out of the archive: ``"up"`` (a
+    ``..`` that climbs above it: ``../x.mat``, ``a/../../x.mat``,
+    ``..\\x.mat``), ``"absolute"`` (``/x.mat``, ``C:\\x.mat``,
+    ``\\\\server\\x.mat``), else None. Such a member is not read
+    (GM010): no program unpacking the archive would put it inside.
+
+    >>> [name_problem(n) for n in ("a/b.mat", "../b.mat", "a/../../b.mat", "/b.mat", "a/../b.mat")]
+    [None, 'up', 'up', 'absolute', None]
+    """
+    n = name.replace("\\", "/")
+    if n.startswith("/") or _DRIVE.match(n):
+        return "absolute"
+    depth = 0
+    for part in n.split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return "up"
+        elif part not in ("", "."):
+            depth += 1
+    return None
+
+
+def _refused(member: str, name: str, problem: str) -> InputError:
+    return InputError(path=member, key=f"GM010.{problem}", fields={"name": name})
+
+
 def _taken(name: str, globs: tuple[str, ...]) -> bool:
-    parts = name.split("/")
-    if any(p.startswith(".") or p == "__MACOSX" for p in parts if p):
+    # a name that leads out is taken (and then refused, GM010, never silently
+    # dropped); its back slashes are folder separators then
+    parts = (name.replace("\\", "/") if name_problem(name) else name).split("/")
+    if any(p.startswith(".") and p not in (".", "..") or p == "__MACOSX" for p in parts if p):
         return False
     base = parts[-1]
     if not base:
@@ -279,6 +316,10 @@ def _zip_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
             if (info.filename not in wanted) if wanted is not None else not _taken(info.filename, globs):
                 continue
             member = f"{label}:{info.filename}"
+            problem = name_problem(info.filename)
+            if problem is not None:
+                yield _refused(member, info.filename, problem)
+                continue
             if info.file_size > MAX_MEMBER_BYTES:
                 yield _too_big(member)
                 continue
@@ -317,6 +358,10 @@ def _tar_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
                 if (info.name not in wanted) if wanted is not None else not _taken(info.name, globs):
                     continue
                 member = f"{label}:{info.name}"
+                problem = name_problem(info.name)
+                if problem is not None:
+                    yield _refused(member, info.name, problem)
+                    continue
                 if info.size > MAX_MEMBER_BYTES:
                     yield _too_big(member)
                     continue

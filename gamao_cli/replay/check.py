@@ -100,8 +100,8 @@ def input_error_diagnostic(exc: InputError) -> Diagnostic:
         code = "GM007"
     elif isinstance(exc, SyntaxProblem):
         code = "GM001"
-    elif exc.key is not None and exc.key.partition(".")[0] == "GM012":
-        code = "GM012"
+    elif exc.key is not None and exc.key.partition(".")[0] in ("GM010", "GM011", "GM012"):
+        code = exc.key.partition(".")[0]
     else:
         code = "GM004"
     fields = dict(exc.fields)

@@ -23,6 +23,7 @@ import contextlib
 import dataclasses
 import fnmatch
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -202,23 +203,79 @@ def plan(paths: Iterable[str], globs: tuple[str, ...] = (), part_files: int = PA
 
 # -- one partition ---------------------------------------------------------------
 
+_URL_HEAD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+_KEY_ESCAPED = re.compile("[%!\ud800-\udfff]")
+
+
+def _key_escape(m: "re.Match[str]") -> str:
+    c = ord(m.group())
+    if 0xDC80 <= c <= 0xDCFF:     # a byte that is no UTF-8 (os.fsdecode's surrogate)
+        return f"%{c - 0xDC00:02X}"
+    if c >= 0xD800:               # another lone surrogate (from a JSON name, say)
+        return f"%u{c:04X}"
+    return f"%{c:02X}"
+
+
+def path_key(path: str) -> str:
+    """The ``path`` column of a file: its name as given, except that a
+    byte that is no UTF-8 is ``%XX``, another lone surrogate ``%uXXXX``, and
+    ``%`` and ``!`` are ``%25`` and ``%21`` (a URL's ``scheme://`` kept):
+    lossless, and no file's key is a member's (below), whose ``!`` is the
+    only one left.
+
+    >>> path_key("a/b.mat"), path_key("x.zip!m.mat"), path_key("bad" + chr(0xDCFF) + ".mat")
+    ('a/b.mat', 'x.zip%21m.mat', 'bad%FF.mat')
+    """
+    if not _KEY_ESCAPED.search(path):
+        return path
+    head = _URL_HEAD.match(path)
+    cut = head.end() if head else 0
+    return path[:cut] + _KEY_ESCAPED.sub(_key_escape, path[cut:])
+
+
+def member_key(archive: str, name: str) -> str:
+    """The ``path`` column of an archive member: the archive's key, ``!``,
+    the member's name (``%``, bytes that are no UTF-8 and lone surrogates
+    escaped as in :func:`path_key`; a ``!`` kept, since the first bare one
+    ends the archive's key): ``archive.zip!member.mat``, as every command
+    names a member.
+
+    >>> member_key("x.zip", "m.mat"), member_key("a!b.zip", "c!d%.mat")
+    ('x.zip!m.mat', 'a%21b.zip!c!d%25.mat')
+    """
+    inner = name if not re.search("[%\ud800-\udfff]", name) else \
+        re.sub("[%\ud800-\udfff]", _key_escape, name)
+    return f"{path_key(archive)}!{inner}"
+
+
+def _renamed(label: str, name: str, key: str) -> InputError:
+    why = "GM011.bytes" if re.search("[\ud800-\udfff]", name) else "GM011.escape"
+    from gamao_cli.messages import Msg
+    return InputError(path=label, key="GM011", fields={"name": name, "key": key,
+                                                       "why": Msg(why, {})})
+
+
 def _sources(items: tuple[Item, ...], job: Job):
-    """(label, source or None, error) for each input of a partition, in
-    order; consecutive members of one zip are read in one pass over it."""
+    """(label, key, source or None, error) for each input of a partition,
+    in order (``key``: its ``path`` in the tables); consecutive members of
+    one zip are read in one pass over it. A member stored under another
+    key than its name is said so (an info, GM011) before it."""
     i = 0
     while i < len(items):
         item = items[i]
         if item.kind == "file":
             i += 1
+            key = path_key(item.path)
             if storage.is_url(item.path):
                 try:
                     data = storage.read_bytes(item.path)
                 except InputError as exc:
-                    yield item.path, None, exc
+                    yield item.path, key, None, exc
                     continue
-                yield item.path, formats.Source.from_bytes(data, label=item.path), None
+                yield item.path, key, formats.Source.from_bytes(data, label=item.path), None
             else:
-                yield item.path, formats.Source(job.local(item.path), label=item.path), None
+                yield item.path, key, formats.Source(job.local(item.path), label=item.path), \
+                    None
             continue
         if item.kind == "zip":
             j = i
@@ -239,17 +296,22 @@ def _sources(items: tuple[Item, ...], job: Job):
                 except StopIteration:
                     break
                 except InputError as exc:  # the archive itself: nothing more of it
-                    yield exc.path or item.path, None, exc
+                    yield exc.path or item.path, path_key(item.path), None, exc
                     break
                 # named as every command names a member: archive.zip!member.mat
+                raw = got.path if isinstance(got, InputError) else got.label
+                name = raw[len(item.path) + 1:] if raw.startswith(item.path + ":") else ""
+                label = _member_label(item.path, raw)
+                key = member_key(item.path, name) if name else path_key(raw)
                 if isinstance(got, InputError):
-                    got = dataclasses.replace(got, path=_member_label(item.path, got.path))
-                    yield got.path, None, got
-                else:
-                    label = _member_label(item.path, got.label)
-                    yield label, formats.Source.from_bytes(got.read_bytes(), label=label), None
+                    got = dataclasses.replace(got, path=label)
+                    yield label, key, None, got
+                    continue
+                if name and key.partition("!")[2] != name:
+                    yield label, key, None, _renamed(label, name, key)
+                yield label, key, formats.Source.from_bytes(got.read_bytes(), label=label), None
         except InputError as exc:  # a URL that cannot be opened
-            yield item.path, None, exc
+            yield item.path, path_key(item.path), None, exc
 
 
 def _member_label(archive: str, label: str) -> str:
@@ -297,14 +359,17 @@ def _write_partition(job: Job, part: Partition, result: PartResult) -> None:
         writers = {"matches": writer_cls(fm, "matches"), "games": writer_cls(fg, "games"),
                    "actions": writer_cls(fa, "actions"),
                    "decisions": writer_cls(fd, "decisions")}
-        for label, source, problem in _sources(part.items, job):
+        for label, key, source, problem in _sources(part.items, job):
+            if problem is not None and problem.key == "GM011":   # said, then read
+                result.diagnostics.append(input_error_diagnostic(problem))
+                continue
             result.files += 1
             if problem is not None:
                 result.unreadable += 1
                 result.diagnostics.append(input_error_diagnostic(problem))
                 continue
             _export_source(source, label, writers, result, input_error_diagnostic,
-                           internal_error_diagnostic)
+                           internal_error_diagnostic, key=key)
         for w in writers.values():
             w.close()
 
@@ -339,14 +404,14 @@ def _out_of_range(rows, label: str) -> InputError | None:
 
 
 def _export_source(source, label, writers, result, input_error_diagnostic,
-                   internal_error_diagnostic) -> None:
+                   internal_error_diagnostic, key: str | None = None) -> None:
     where = "reading"
     index = 0
     try:
         fmt = formats.detect(source.head()).name
         for match in formats.read_source(source):
             where = "checking"
-            rows = match_rows(match, path=label, index=index, fmt=fmt)
+            rows = match_rows(match, path=label if key is None else key, index=index, fmt=fmt)
             too_big = _out_of_range(rows, label)
             if too_big is not None:   # this match only: the file's others are exported
                 result.unreadable += 1
