@@ -87,3 +87,15 @@ def test_summary_json_lists_xgs_counted_decisions():
         mine = [c for c in a["counted_decisions"] if c["player"] == p]
         assert a["stats"]["xg"]["pr"][p] == pytest.approx(
             500 * sum(c["error"] for c in mine) / len(mine), abs=0.002)
+
+
+def test_the_analysis_survives_json_and_gives_the_same_figures(tmp_path):
+    """--to json keeps each action's decisions; read back, they give the
+    same figures (the model's JSON form is its own reader's input)."""
+    path, _want = _first_analysed()
+    out = tmp_path / "m.json"
+    assert run("convert", str(path), "--to", "json", "-o", str(out)).exit_code == 0
+    [a] = json.loads(run("summary", "--format", "json", str(path)).output)
+    [b] = json.loads(run("summary", "--format", "json", str(out)).output)
+    assert a["analysis"]["stats"] == b["analysis"]["stats"]
+    assert a["analysis"]["analysed"] is True

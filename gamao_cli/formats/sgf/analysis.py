@@ -28,6 +28,8 @@ match costs nothing more.
 """
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
 from typing import Any, Callable
 
@@ -42,8 +44,16 @@ PROPERTIES = frozenset({"A", "DA", "LU", "BM", "DO", "BC", "DC", "GW", "GB"})
 _SKILL = {"1": "bad", "2": "very bad"}
 
 
+_MOVE = re.compile(r"(?:[a-y][a-z]){0,4}")
+
+
 def _floats(tokens: list[str]) -> list[float]:
-    return [float(t) for t in tokens]
+    """The numbers of ``tokens``; a value no program writes (``nan``,
+    ``inf``) raises ValueError, as a word does."""
+    out = [float(t) for t in tokens]
+    if not all(math.isfinite(x) for x in out):
+        raise ValueError(" ".join(tokens))
+    return out
 
 
 def _eval_depth(token: str) -> Depth:
@@ -75,6 +85,8 @@ def candidate(value: str, player: int, point_of: Callable[[str, int], int]) -> C
     ('24/18 13/11', 0.013852, 0.50738, '0-ply')
     """
     move, _, rest = value.strip().partition(" ")
+    if not _MOVE.fullmatch(move):
+        raise ValueError(value)
     tokens = rest.split()
     steps = tuple((point_of(move[i], player), point_of(move[i + 1], player))
                   for i in range(0, len(move) - 1, 2))
@@ -82,13 +94,18 @@ def candidate(value: str, player: int, point_of: Callable[[str, int], int]) -> C
     if tokens[:1] == ["E"]:
         at = _after(tokens, "ver") + 1
         figures = _floats(tokens[at:at + 6])
+        if len(figures) != 6:
+            raise ValueError(value)
         return Candidate(play, figures[5], Probabilities(*figures[:5]),
                          _eval_depth(tokens[at + 6]), steps)
     if tokens[:1] == ["X"]:
         at = _after(tokens, "Score")
         out = _after(tokens, "Output")
         figures = _floats(tokens[out:out + 5])
-        return Candidate(play, float(tokens[at]), Probabilities(*figures), _ROLLOUT, steps)
+        if len(figures) != 5:
+            raise ValueError(value)
+        return Candidate(play, _floats(tokens[at:at + 1])[0], Probabilities(*figures), _ROLLOUT,
+                         steps)
     raise ValueError(value)
 
 
@@ -111,7 +128,10 @@ def cube_rows(value: str) -> tuple[list[float], list[float], Depth]:
     if tokens[:1] == ["X"]:
         nd = _after(tokens, "NoDouble", "Output")
         dt = _after(tokens, "DoubleTake", "Output")
-        return _floats(tokens[nd:nd + 7]), _floats(tokens[dt:dt + 7]), _ROLLOUT
+        rows = _floats(tokens[nd:nd + 7]), _floats(tokens[dt:dt + 7])
+        if len(rows[0]) != 7 or len(rows[1]) != 7:
+            raise ValueError(value)
+        return rows[0], rows[1], _ROLLOUT
     raise ValueError(value)
 
 
@@ -172,7 +192,7 @@ def decode(props: Mapping[str, list[str]], kind: str, player: int, dice: tuple[i
     lu = props.get("LU")
     if lu and kind == "roll":
         try:
-            luck = Luck(player, float(lu[0]), "emg", _luck_mark(props, player))
+            luck = Luck(player, _floats(lu[:1])[0], "emg", _luck_mark(props, player))
         except ValueError:
             luck = None
     result = Analysis(PROGRAM, checker=checker, cube=cube, luck=luck)
@@ -289,7 +309,8 @@ def properties(a: Analysis, kind: str, state: Any, met: Any,
 
     A checker decision whose play made is not in the program's list (eXtreme
     Gammon lists ten at most) gets it added last, with the best equity less
-    the program's error of it, so that GNU Backgammon counts the same error."""
+    the program's error of it, so that GNU Backgammon counts the same error.
+    Raises ValueError for a candidate SGF cannot spell (a point off the board)."""
     out: list[str] = []
     unsaid: list[str] = []
     c = a.checker

@@ -158,6 +158,7 @@ class _MatchWriter:
         self.counts: Counter[tuple[str, str]] = Counter()   # (what, how it is written)
         self.states: dict = {}
         self.unsaid: Counter[str] = Counter()   # analysis depths SGF cannot say
+        self.unwritten = 0   # actions whose analysis SGF cannot spell
 
     def warn(self, key: str, game: int | None = None, **fields: Any) -> None:
         """Note ``key`` (``CODE.variant`` of :mod:`gamao_cli.messages`), once,
@@ -322,6 +323,8 @@ class _MatchWriter:
         if self.unsaid:
             self.warn("GM504.analysis-depth", n=sum(self.unsaid.values()),
                       depths=", ".join(sorted(self.unsaid)))
+        if self.unwritten:
+            self.warn("GM504.analysis", n=self.unwritten, format="gamao's SGF")
 
     def game_tree(self, game: m.Game, result: GameResult | None, rules: Rules,
                   info: dict[str, str], steps_of: dict, setup: str | None,
@@ -464,8 +467,12 @@ class _MatchWriter:
             return ""
         steps = steps_of.get(id(a))
         played = tuple((s, t) for s, t, _hit in steps) if steps is not None else None
-        text, unsaid = analysis_properties(d, kind, self.states.get(id(a)), KAZAROSS_XG2,
-                                           point_letter, played)
+        try:
+            text, unsaid = analysis_properties(d, kind, self.states.get(id(a)), KAZAROSS_XG2,
+                                               point_letter, played)
+        except ValueError:   # a candidate SGF cannot spell: the action's analysis is left out
+            self.unwritten += 1
+            return ""
         self.unsaid.update(unsaid)
         return text
 
