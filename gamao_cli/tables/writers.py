@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from operator import itemgetter
 from typing import IO, Any, Iterable
 
 from .schema import TABLES, TABLES_VERSION
@@ -96,7 +97,8 @@ class ParquetPart(_Part):
 
     def _write(self, rows: list[dict[str, Any]]) -> None:
         import pyarrow as pa
-        arrays = [pa.array([r[name] for r in rows], type=f.type)
+        # (each column's values taken from the rows by a map at C speed)
+        arrays = [pa.array(list(map(itemgetter(name), rows)), type=f.type)
                   for name, f in zip(self.columns, self.schema)]
         self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
 
