@@ -1,7 +1,7 @@
 """Figures for hostile input: time and peak memory of the slow cases.
 
     python bench/hostile.py                 # everything (several minutes)
-    python bench/hostile.py archive shapes  # some of: archive files games shapes sizes bombs
+    python bench/hostile.py archive shapes  # some of: archive files games shapes sizes bombs limits
     python bench/hostile.py archive --size-mb 50 --files 10000
 
 - archive: validate a match file of --size-mb megabytes (default 200) that
@@ -11,6 +11,9 @@
 - games: validate and convert one match of 10,000 games;
 - shapes: lines of 250 KB and 1 MB of each hostile shape (slashes, spaces,
   cells...): the time must grow linearly (a ratio near 4, not 16);
+- limits: the bound of issue 23 (no input of at most 5 MB takes more than
+  5 s of CPU or 1 GB to validate or convert to JSON): every shape below, a
+  play line and a match of games, each 5 MB;
 - sizes: the size cases of issue 18, each at two sizes (the ratio of the
   times says whether it grows linearly): a play line of 1.25 and 5 MB, a
   JSON play of 2.5 and 10 MB, files of 400,000 and 1,600,000 one-line
@@ -278,11 +281,46 @@ def bench_bombs(tmp: Path) -> None:
               f" peak {r['peak_mib']:6.0f} MiB, exit {r['out']}", flush=True)
 
 
+def _games_text(size: int) -> str:
+    """One match of as many games of the example's first game as fit in ``size`` bytes."""
+    text = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text(encoding="utf-8")
+    body = text[text.index(" Game 1"):text.index(" Game 2")].split("\n", 2)[2]
+    unit = " Game {i}\n Player_1 : 0                   Player_2 : 0\n" + body
+    n = max(1, (size - 20) // len(unit.format(i=1000)))
+    return " 0 point match\n\n" + "".join(unit.format(i=i) for i in range(1, n + 1))
+
+
+def bench_limits(tmp: Path, megabytes: int = 5) -> None:
+    """The bound of issue 23: no input of at most 5 MB takes more than 5 s
+    (CPU) or 1 GB to validate or to convert to JSON. Each hostile shape, a
+    play line, and a match of as many games as fit, at ``megabytes`` MB;
+    each command a process of its own."""
+    size = megabytes * 1_000_000
+    cases = {name: make(size) for name, make in SHAPES.items()}
+    cases["play line"] = _play_line(size)
+    cases["games"] = _games_text(size)
+    for name, text in cases.items():
+        p = tmp / "limit.mat"
+        p.write_text(text, encoding="utf-8")
+        for what in ("validate", "convert --to json"):
+            args = ["validate", "--quiet", str(p)] if what == "validate" else \
+                ["convert", str(p), "--to", "json", "-o", str(tmp / "limit.json"), "--force"]
+            code = ("import subprocess\n"
+                    f"res = subprocess.run([sys.executable, '-m', 'gamao_cli', *{args!r}],"
+                    " capture_output=True, text=True)\n"
+                    "OUT = {'exit': res.returncode}")
+            r = child(code)
+            ok = r["cpu"] <= 5 and r["children_peak_mib"] <= 1024
+            print(f"limit {name:12} {p.stat().st_size / 1e6:4.1f} MB {what:17}: cpu "
+                  f"{r['cpu']:6.2f} s, peak {r['children_peak_mib']:6.0f} MiB "
+                  f"{'within' if ok else 'OVER'} 5 s / 1 GB   {r['out']}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", nargs="*",
-                    default=["archive", "files", "games", "shapes", "sizes", "bombs"],
-                    choices=["archive", "files", "games", "shapes", "sizes", "bombs"])
+                    default=["archive", "files", "games", "shapes", "sizes", "bombs", "limits"],
+                    choices=["archive", "files", "games", "shapes", "sizes", "bombs", "limits"])
     ap.add_argument("--size-mb", type=int, default=200)
     ap.add_argument("--files", type=int, default=100_000)
     args = ap.parse_args()
@@ -299,6 +337,8 @@ def main() -> None:
                 bench_sizes(tmp_path)
             elif what == "bombs":
                 bench_bombs(tmp_path)
+            elif what == "limits":
+                bench_limits(tmp_path)
             else:
                 bench_shapes(tmp_path)
 

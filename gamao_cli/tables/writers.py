@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+from operator import itemgetter
 from typing import IO, Any, Iterable
 
 from gamao_cli.formats.textio import escape_surrogates
@@ -101,12 +102,13 @@ class ParquetPart(_Part):
 
     def _write(self, rows: list[dict[str, Any]]) -> None:
         import pyarrow as pa
+        # (each column's values taken from the rows by a map at C speed)
         try:
-            arrays = [pa.array([r[name] for r in rows], type=f.type)
+            arrays = [pa.array(list(map(itemgetter(name), rows)), type=f.type)
                       for name, f in zip(self.columns, self.schema)]
         except UnicodeEncodeError:   # a lone surrogate (a file name that is no UTF-8)
             rows = [{k: _text(v) for k, v in r.items()} for r in rows]
-            arrays = [pa.array([r[name] for r in rows], type=f.type)
+            arrays = [pa.array(list(map(itemgetter(name), rows)), type=f.type)
                       for name, f in zip(self.columns, self.schema)]
         self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
 

@@ -195,6 +195,17 @@ def _lay_out(value: Any, pad: str, where: tuple = (), seen: list | None = None
     for key, v in value.items():
         yield f"{sep}{pad} {_compact(key, where)}: "
         sep = ",\n"
+        if key == "actions" and v:
+            # every action on a line of its own, all encoded at C speed
+            # (an int too long to write: the loop below says where)
+            inner = pad + "  "
+            try:
+                text = (",\n" + inner).join(map(_ENCODE, v))
+            except ValueError:
+                pass
+            else:
+                yield "[\n" + inner + escape_surrogates(text) + f"\n{pad} ]"
+                continue
         if key in _LAID_OUT or key == "actions":
             inner = pad + "  "
             yield "["
