@@ -212,3 +212,28 @@ def test_export_with_a_read_only_actions_folder(tmp_path):
     finally:
         (out / "actions").chmod(0o755)
     assert r.exit_code in (0, 2) and "Traceback" not in r.output, r.output
+
+
+def test_a_failed_export_to_a_url_leaves_the_earlier_one(tmp_path, monkeypatch):
+    fsspec = pytest.importorskip("fsspec")
+    import uuid
+    url = f"memory://gamao-{uuid.uuid4().hex[:8]}/t"
+    fs = fsspec.filesystem("memory")
+    root = url[len("memory://"):]
+    r = run("export", EXAMPLES, "-o", url, "--to", "jsonl", "--part-files", "1", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+
+    def snapshot():
+        return {p: fs.cat_file(p) for p in sorted(fs.find("/" + root))}
+    before = snapshot()
+    assert len([p for p in before if "/matches/part-" in p]) == 4
+    monkeypatch.setenv("GAMAO_SCHEDULER_TIMEOUT", "2")
+    r = run("export", CLEAN, "-o", url, "--to", "jsonl", "--force", "--scheduler",
+            closed_address())
+    assert r.exit_code == 2, r.output
+    assert snapshot() == before
+    r = run("export", CLEAN, "-o", url, "--to", "jsonl", "--force")   # one part now
+    assert r.exit_code == 0, r.output
+    after = snapshot()
+    assert [p for p in after if "/matches/part-" in p] == [f"/{root}/matches/part-00000.jsonl"]
+    assert not any(".gamao-export-" in p for p in after)

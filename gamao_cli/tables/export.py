@@ -467,7 +467,8 @@ class Staging:
     :meth:`discard`, on any failure before, removes the new folder, so the
     earlier export stays as it was. On a URL (object stores have no
     rename) the new parts are written under ``out/.gamao-export-<id>/`` the
-    same way and moved into place only once all are written.
+    same way and moved into place, each over the old part of its name, only
+    once all are written; then the old parts left over are removed.
     """
 
     def __init__(self, out: str, force: bool):
@@ -555,14 +556,15 @@ class Staging:
 
     def _commit_remote(self) -> None:
         o = self.output
+        base = o.inner.rstrip("/")
         for t in TABLES:
             o.makedirs(t)
-            for n in o.list(t):
-                if n.startswith("part-"):
+            new = o.list(f"{self.name}/{t}")
+            for n in new:   # each new part over the old one of its name...
+                o.fs.mv(f"{base}/{self.name}/{t}/{n}", f"{base}/{t}/{n}")
+            for n in o.list(t):   # ... then the old parts the new export has not
+                if n.startswith("part-") and n not in new:
                     o.remove(t, n)
-            for n in o.list(f"{self.name}/{t}"):
-                o.fs.mv(f"{o.inner.rstrip('/')}/{self.name}/{t}/{n}",
-                        f"{o.inner.rstrip('/')}/{t}/{n}")
         self.discard()
 
     def discard(self) -> None:
