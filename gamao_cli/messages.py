@@ -212,6 +212,7 @@ MESSAGES: dict[str, str] = {
     "matchid.double-offered": "a double offered", "matchid.dice": "the dice",
     "matchid.match-length": "the match length", "matchid.score": "the score",
     "matchid.Crawford-game": "the Crawford game",
+    "matchid.centred": "centred", "matchid.yes": "yes", "matchid.no": "no",
     "GM414": "game {game} is missing: the next game file, {file}, holds game {next}",
     "GM415": "{file} holds game {game} too, as {other} does: it is left out",
     "GM416": "{file} names the players {names}, but the match's first file {first}",

@@ -107,9 +107,25 @@ def _check_match_id(g, a: m.ActionType, state: MatchState) -> None:
                 ours = "-"
             _say(g, a, "GM116", {"cell": a.text(), "stated": match_id(state),
                                  "what": Msg("matchid." + what.replace(" ", "-"), {}),
-                                 "stated_value": value, "replayed": ours,
-                                 "replayed_value": replayed[what]})
+                                 "stated_value": _shown(g, what, value), "replayed": ours,
+                                 "replayed_value": _shown(g, what, replayed[what])})
             return
+
+
+def _shown(g, what: str, value):
+    """A Match ID field's value as a message says it: a player by name, a
+    centred cube, yes or no, dice as 64, a score as 1-0."""
+    if what in ("player on roll", "player to act") or (what == "cube owner" and value is not None):
+        return str(g.name(value))
+    if what == "cube owner":
+        return Msg("matchid.centred", {})
+    if isinstance(value, bool):
+        return Msg("matchid.yes" if value else "matchid.no", {})
+    if what == "dice":
+        return "-" if value == (0, 0) else f"{value[0]}{value[1]}"
+    if what == "score":
+        return f"{value[0]}-{value[1]}"
+    return value
 
 
 def _say(g, a: m.ActionType, code: str, fields: dict, **kw) -> None:
