@@ -59,10 +59,10 @@ def test_a_member_that_leads_out_is_reported_and_the_others_are_read(tmp_path, k
         pytest.skip("tarfile keeps no leading / in a name it writes")
     r = run("export", archive, "-o", tmp_path / "t", "--to", "jsonl")
     got = _paths(tmp_path / "t")
-    assert f"{archive}:good.mat" in got
+    assert f"{archive}!good.mat" in got
     if verdict == "read":
         assert r.exit_code == 0, r.output
-        assert f"{archive}:{name}" in got
+        assert f"{archive}!{name}" in got
     else:
         assert r.exit_code == 2, r.output
         assert f"GM010 warning the member's name {name!r}" in r.output
@@ -77,8 +77,8 @@ def test_the_hostile_names_of_the_issue_in_one_zip(tmp_path):
     r = run("export", z, "-o", tmp_path / "t", "--to", "jsonl")
     assert r.exit_code == 2
     for n in names:
-        assert f"{z}:{n}: GM010" in r.output
-    assert _paths(tmp_path / "t") == [f"{z}:ok.mat"]
+        assert f"{z}!{n}: GM010" in r.output
+    assert _paths(tmp_path / "t") == [f"{z}!ok.mat"]
     assert "5 files" in r.output and "(4 files not read)" in r.output
 
 
