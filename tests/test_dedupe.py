@@ -193,9 +193,12 @@ def test_the_corpora_charlot_snarheim_and_the_analysed_records():
     assert sorted(Path(c["path"]).suffix for c in charlot) == [".mat", ".sgf", ".xg"]
     # the other match of the same players and length stays apart
     assert len(group_with(groups, "test__charlot1-charlot2_7p_2025-11-08-2308.sgf")) == 1
-    # the XG copy carries the analysis, so it is the one to keep
+    # the XG and the SGF copies both carry an analysis (gnubg's SGF analysis is
+    # read too): the one to keep is the most analysed, never the bare .mat
     [best] = [c for c in charlot if c["best"]]
-    assert best["format"] == "xg" and best["analysis"]["actions"] > 0
+    analysed = {c["format"]: c["analysis"]["actions"] for c in charlot if c["analysis"]}
+    assert set(analysed) == {"sgf", "xg"} and all(n > 0 for n in analysed.values())
+    assert best["format"] in analysed and best["analysis"]["actions"] == max(analysed.values())
     snarheim = group_with(groups, SNARHEIM)
     assert len(snarheim) == 2 and any(c["path"].endswith(" (1).txt") for c in snarheim)
     expected = json.loads((CORPUS2 / "analysed" / "expected.json").read_text(encoding="utf-8"))
@@ -282,8 +285,8 @@ def test_copies_inside_archives_are_grouped_and_kept_from_them(tmp_path):
     swapped.unlink()
     groups = groups_of(tmp_path)
     ours = group_with(groups, "zip-copy.txt")
-    assert sorted(c["path"] for c in ours) == [f"{tmp_path / 'a.zip'}:in/zip-copy.txt",
-                                               f"{tmp_path / 'b.tar.gz'}:tar-copy.sgf"]
+    assert sorted(c["path"] for c in ours) == [f"{tmp_path / 'a.zip'}!in/zip-copy.txt",
+                                               f"{tmp_path / 'b.tar.gz'}!tar-copy.sgf"]
     out = tmp_path / "out"
     r = run("dedupe", str(tmp_path), "--keep", "first", "--out-dir", str(out))
     assert r.exit_code == 0, r.output

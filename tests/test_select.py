@@ -125,7 +125,7 @@ def test_archive_members_are_named_and_written(folder, tmp_path):
     with zipfile.ZipFile(z, "w") as zf:
         zf.writestr("night/club.mat", RECORD)
         zf.write(EXAMPLES / "illegal-play.mat", "illegal-play.mat")
-    assert run(str(z), "--player", "zoe*").stdout == f"{z}:night/club.mat\n"
+    assert run(str(z), "--player", "zoe*").stdout == f"{z}!night/club.mat\n"
     out = tmp_path / "out"
     r = run(str(z), "--player", "zoe*", "-o", str(out))
     assert r.exit_code == 0, r.output

@@ -192,10 +192,8 @@ def iter_path(path: str) -> "tuple[Iterator[Match], Source]":
 
 
 def read_path(path: str) -> "list[Match]":
-    """:func:`gamao_cli.formats.read_path`, members included."""
-    if path != "-" and split(path) is None:
-        refuse_archive(Source(path))   # (its first bytes only)
-        return formats.read_path(path)
+    """:func:`gamao_cli.formats.read_path`, members included (one
+    :class:`Source` both sniffed and read: a FIFO's bytes are read once)."""
     return list(iter_path(path)[0])
 
 
