@@ -60,7 +60,7 @@ def validate(paths: tuple[str, ...], fmt: str, html_dir: str | None, force: bool
     wrong score line, with file, line and column.
 
     PATHS are files, folders (searched recursively for *.mat, *.txt, *.sgf,
-    *.xg and *.xgp, in any case, and archives), archives (.zip, .tar,
+    *.xg, *.xgp and *.bgf, in any case, and archives), archives (.zip, .tar,
     .tar.gz, .gz: each member is checked, named ARCHIVE!MEMBER in reports)
     or - for standard input (named <stdin> in reports).
 

@@ -68,7 +68,7 @@ MATCHES: tuple[Column, ...] = (
     _c("path", "string", "the file it was read from; `archive.zip!member.mat` for an archive "
                          "member (as every command names it); the URL for remote input", False),
     _c("index_in_file", "int32", "0 for the first match of the file, 1 for the next...", False),
-    _c("format", "string", "the format it was read in: `mat`, `sgf`, `json`, `xg`",
+    _c("format", "string", "the format it was read in: `mat`, `sgf`, `json`, `xg`, `bgf`, `gnubg-text`",
        False),
     _c("player0", "string", "the left player (player 0 everywhere: the left column of a match "
                             "file, SGF White)", False),
