@@ -9,7 +9,7 @@ the token at fault; the bounds are :data:`MAX_DEPTH` levels of nesting,
 
 >>> decode(b":)\\n\\x03\\xfa\\x82abc\\xc2\\xfb")
 {'abc': 1}
->>> decode(b":)\\n\\x03\\xf8\\x41x\\x01\\x23\\xf9")
+>>> decode(b":)\\n\\x03\\xf8\\x40x\\x01\\x23\\xf9")
 ['x', 'x', True]
 """
 from __future__ import annotations
