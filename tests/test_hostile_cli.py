@@ -83,13 +83,16 @@ def test_docs_codes_lists_gm008():
 # -- convert: an internal error on one input, the others converted ------------
 
 def _crash_reading(monkeypatch):
-    real = formats.read_path
+    # the commands read a path through the member-aware reader (a path may
+    # name an archive's member)
+    from gamao_cli.formats import members
+    real = members.read_path
 
     def reading(path, *a, **k):
         if "b-crash" in str(path):
             raise RuntimeError("boom in the reader")
         return real(path, *a, **k)
-    monkeypatch.setattr(formats, "read_path", reading)
+    monkeypatch.setattr(members, "read_path", reading)
 
 
 def _crash_writing(monkeypatch):
