@@ -13,6 +13,7 @@ import codecs
 import os
 import stat
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Protocol, Sequence
 
@@ -29,6 +30,37 @@ HEAD_SIZE = 64 * 1024
 #: The most bytes read from an input that can be read only once (a FIFO, a
 #: device): it is held in memory whole.
 STREAM_LIMIT = 1 << 30
+
+
+class LazyAnalysis(Mapping):
+    """An action's analysis as a reader keeps it: a read-only, JSON-ready
+    mapping made from the record only when first looked at (:meth:`_dict`,
+    which each reader's subclass gives; checking a match decodes none of
+    it), with the decisions model beside it (``decisions``). ``get("invalid")``
+    answers without decoding: eXtreme Gammon's mark, which only its records
+    carry (its subclass says it)."""
+
+    __slots__ = ()
+
+    def _dict(self) -> dict:   # pragma: no cover (every subclass has its own)
+        raise NotImplementedError
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == "invalid":
+            return default
+        return self._dict().get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._dict()!r})"
 
 
 @dataclass(frozen=True)

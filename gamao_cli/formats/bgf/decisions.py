@@ -23,6 +23,7 @@ from typing import Any
 
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, Depth,
                                           Probabilities)
+from ..base import LazyAnalysis
 
 PROGRAM = "BGBlitz"
 
@@ -56,7 +57,7 @@ def decode(parsed: Mapping[str, Any], player: int, dice: tuple[int, int] | None
     return Analysis(PROGRAM, checker=checker)
 
 
-class BgfAnalysis(Mapping):
+class BgfAnalysis(LazyAnalysis):
     """BGBlitz's analysis of one action: a read-only JSON-ready mapping (what
     :func:`.reader.analysis_of` keeps, and ``"decisions"``), whose
     :attr:`decisions` is the model, made when first read."""
@@ -87,19 +88,3 @@ class BgfAnalysis(Mapping):
             self._data = data
         return self._data
 
-    def get(self, key: str, default: Any = None) -> Any:
-        if key == "invalid":
-            return default
-        return self._dict().get(key, default)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._dict()[key]
-
-    def __iter__(self):
-        return iter(self._dict())
-
-    def __len__(self) -> int:
-        return len(self._dict())
-
-    def __repr__(self) -> str:
-        return f"BgfAnalysis({self._dict()!r})"

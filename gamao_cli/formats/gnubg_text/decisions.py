@@ -26,6 +26,7 @@ from typing import Any
 
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
                                           Depth, Probabilities)
+from ..base import LazyAnalysis
 
 PROGRAM = "GNU Backgammon"
 _MARKS = ("doubtful", "bad", "very bad")
@@ -93,7 +94,7 @@ def decode(parsed: Mapping[str, Any], kind: str, player: int,
     return result if result else None
 
 
-class TextAnalysis(Mapping):
+class TextAnalysis(LazyAnalysis):
     """gnubg's analysis of one action in its text export: a read-only
     JSON-ready mapping (what :func:`.analysis.block_analysis` parsed, and
     ``"decisions"``, the model as JSON), whose :attr:`decisions` is the
@@ -126,19 +127,3 @@ class TextAnalysis(Mapping):
             self._data = data
         return self._data
 
-    def get(self, key: str, default: Any = None) -> Any:
-        if key == "invalid":   # eXtreme Gammon's mark, never GNU Backgammon's
-            return default
-        return self._dict().get(key, default)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._dict()[key]
-
-    def __iter__(self):
-        return iter(self._dict())
-
-    def __len__(self) -> int:
-        return len(self._dict())
-
-    def __repr__(self) -> str:
-        return f"TextAnalysis({self._dict()!r})"

@@ -36,6 +36,7 @@ from typing import Any, Callable
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
                                           Depth, Luck, Probabilities)
 from gamao_cli.model.notation import format_steps
+from ..base import LazyAnalysis
 
 PROGRAM = "GNU Backgammon"
 #: The properties of an action's node that hold its analysis.
@@ -199,7 +200,7 @@ def decode(props: Mapping[str, list[str]], kind: str, player: int, dice: tuple[i
     return result if result else None
 
 
-class SgfAnalysis(Mapping):
+class SgfAnalysis(LazyAnalysis):
     """GNU Backgammon's analysis of one action, decoded when first read: a
     read-only JSON-ready mapping (``"source"``, ``"decisions"`` -- the
     :class:`~gamao_cli.analysis.decisions.Analysis` as JSON -- and the
@@ -231,22 +232,6 @@ class SgfAnalysis(Mapping):
             self._data = _columns(self.decisions)
         return self._data
 
-    def get(self, key: str, default: Any = None) -> Any:
-        if key == "invalid":   # eXtreme Gammon's mark, never GNU Backgammon's
-            return default
-        return self._dict().get(key, default)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._dict()[key]
-
-    def __iter__(self):
-        return iter(self._dict())
-
-    def __len__(self) -> int:
-        return len(self._dict())
-
-    def __repr__(self) -> str:
-        return f"SgfAnalysis({self._dict()!r})"
 
 
 def _columns(a: Analysis | None) -> dict[str, Any]:

@@ -13,12 +13,11 @@ position`` draws it (:func:`read_position`).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from gamao_cli.model.notation import BoundedCache, format_steps
 
-from ..base import Capabilities, Source, WriteResult
+from ..base import Capabilities, LazyAnalysis, Source, WriteResult
 
 if TYPE_CHECKING:  # pragma: no cover
     from gamao_cli.model import Match
@@ -143,7 +142,7 @@ def _no_doubles(recs: Sequence[Any]) -> dict[int, Any]:
     return out
 
 
-class Analysis(Mapping):
+class Analysis(LazyAnalysis):
     """XG's analysis of one action (:func:`analysis_of`), read from its
     record when first looked at: checking a match needs none of it, writing
     its JSON all of it. A read-only mapping; ``dict(analysis)`` is the plain
@@ -187,17 +186,6 @@ class Analysis(Mapping):
             self._source = None
         return self._data
 
-    def __getitem__(self, key: str) -> Any:
-        return self._dict()[key]
-
-    def __iter__(self):
-        return iter(self._dict())
-
-    def __len__(self) -> int:
-        return len(self._dict())
-
-    def __repr__(self) -> str:
-        return f"Analysis({self._dict()!r})"
 
 
 def _play_figures(record: Any, out: dict[str, Any]) -> dict[str, Any]:
