@@ -374,6 +374,7 @@ READER_MESSAGES: dict[str, str] = {
     "bgf.smile.key": "the byte 0x{token:02X} is no Smile property name",
     "bgf.smile.depth": "nested more than {limit} levels deep",
     "bgf.smile.decimal": "a decimal with a scale of {scale}",
+    "bgf.smile.big": "a number of {size} bytes (gamao reads at most {limit})",
     "bgf.smile.version": "Smile version {version} (only version 0 is known)",
     "bgf.smile.trailing": "bytes after the end of the Smile value",
     # GNU Backgammon's text export (formats/gnubg_text)

@@ -220,3 +220,19 @@ def test_a_game_set_up_or_in_a_variant_is_refused_saying_so(game, key):
     assert exc.value.key == key and exc.value.offset == data.index(b"\n") + 1
     from gamao_cli.replay.check import input_error_diagnostic
     assert input_error_diagnostic(exc.value).code == "GM014"
+
+
+def test_smile_big_numbers_are_bounded():
+    # found by the fuzzer: a BigDecimal too big for a float raised OverflowError
+    def big(token: int, magnitude: bytes, scale: bytes = b"") -> bytes:
+        n = len(magnitude)
+        enc = int.from_bytes(magnitude, "big") << ((7 - (n * 8) % 7) % 7)
+        bits = (n * 8 + 6) // 7
+        seven = bytes((enc >> (7 * (bits - 1 - i))) & 0x7F for i in range(bits))
+        return smile.HEADER + b"\x03" + bytes([token]) + scale + _vint(n) + seven
+    assert smile.decode(big(0x26, b"\x01\x00")) == 256
+    assert smile.decode(big(0x2A, b"\x7f" * 60, _vint(_zz(-300)))) == float("inf")
+    assert smile.decode(big(0x2A, b"\x19", _vint(_zz(1)))) == 2.5
+    with pytest.raises(smile.SmileError) as exc:
+        smile.decode(big(0x26, b"\x01" * 65))
+    assert (exc.value.problem, exc.value.offset) == ("big", 4)

@@ -15,6 +15,7 @@ the token at fault; the bounds are :data:`MAX_DEPTH` levels of nesting,
 from __future__ import annotations
 
 import struct
+from decimal import Decimal
 from typing import Any
 
 #: The deepest nesting read (BGBlitz nests about eight levels).
@@ -23,6 +24,9 @@ MAX_DEPTH = 64
 MAX_ITEMS = 5_000_000
 #: The longest string or binary value read, in bytes.
 MAX_STRING = 1 << 20
+#: The most bytes of a BigInteger's or BigDecimal's magnitude (BGBlitz writes
+#: none; 64 bytes hold any number a record could mean).
+MAX_BIG = 64
 #: The most entries of a shared-string table (the format's own limit).
 SHARED = 1024
 
@@ -121,6 +125,13 @@ class _Decoder:
                 out.append((acc >> bits) & 0xFF)
         return bytes(out[:n_bytes])
 
+    def big(self, at: int) -> bytes:
+        """The magnitude of a BigInteger or BigDecimal (at most MAX_BIG bytes)."""
+        n = self.vint()
+        if n > MAX_BIG:
+            raise SmileError(at, "big", size=n, limit=MAX_BIG)
+        return self.seven_bit(n)
+
     def fixed_bits(self, n: int) -> int:
         v = 0
         for b in self.take(n):
@@ -164,8 +175,7 @@ class _Decoder:
             if t == 0x25:
                 return self.zigzag()
             if t == 0x26:
-                n = self.vint()
-                return int.from_bytes(self.seven_bit(n), "big", signed=True)
+                return int.from_bytes(self.big(at), "big", signed=True)
             if t == 0x28:
                 return struct.unpack(">f", (self.fixed_bits(5) & 0xFFFFFFFF)
                                      .to_bytes(4, "big"))[0]
@@ -174,11 +184,11 @@ class _Decoder:
                                      .to_bytes(8, "big"))[0]
             if t == 0x2A:
                 scale = self.zigzag()
-                n = self.vint()
-                unscaled = int.from_bytes(self.seven_bit(n), "big", signed=True)
+                unscaled = int.from_bytes(self.big(at), "big", signed=True)
                 if abs(scale) > 400:
                     raise SmileError(at, "decimal", scale=scale)
-                return unscaled / (10 ** scale) if scale >= 0 else unscaled * 10 ** -scale
+                # (a float, as JSON gives numbers: inf when it is too big for one)
+                return float(Decimal(unscaled).scaleb(-scale))
             raise SmileError(at, "token", token=t)
         if t < 0xC0:
             if t < 0x60:
