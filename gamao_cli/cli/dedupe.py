@@ -150,33 +150,10 @@ def out_folder(out_dir: str, force: bool, option: str):
 
 def _keep(groups, keep: str, folder, status: exit_codes.Status) -> int:
     """Write one copy of each group into ``folder``; the number written."""
-    from gamao_cli.archive.inputs import read_inputs
-    from gamao_cli.archive.output import payload
-    from gamao_cli.errors import InputError, OutputError, WriteRefused
-    from gamao_cli.replay.check import input_error_diagnostic
-
+    from .chosen import write_chosen
     chosen = [next(c for c in g.copies if c.best) if keep == "best" else g.copies[0]
               for g in groups]
-    wanted: dict[Any, list] = {}
-    for c in chosen:
-        wanted.setdefault(c.where, []).append(c)
-    written = 0
-    for where, source in read_inputs(list(wanted), os.getcwd()):
-        for c in wanted.get(where, []):
-            try:
-                if isinstance(source, InputError):
-                    raise source
-                data, ending = payload(source, c.index, c.alone, None)
-                name = folder.name_for(where, c.index, c.alone, ending)
-                folder.write(name, data, inputs=(where.path,))
-                written += 1
-            except InputError as exc:
-                click.echo(input_error_diagnostic(exc).format_text(), err=True)
-                status.unreadable()
-            except (OutputError, WriteRefused) as exc:
-                click.echo(f"gamao: {exc}", err=True)
-                status.unreadable()
-    return written
+    return write_chosen(chosen, folder, None, status)
 
 
 @click.command(cls=Command, epilog=exit_codes.help_for("dedupe"))

@@ -2,7 +2,6 @@
 is in :mod:`gamao_cli.archive.select`)."""
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -42,31 +41,8 @@ def _day(ctx, param, value):
 
 def _write(batch, folder, to, status) -> int:
     """Write the selected matches of ``batch``; the number written."""
-    from gamao_cli.archive.inputs import read_inputs
-    from gamao_cli.archive.output import payload
-    from gamao_cli.errors import InputError, OutputError, WriteRefused
-    from gamao_cli.replay.check import input_error_diagnostic
-
-    wanted: dict = {}
-    for s in batch:
-        wanted.setdefault(s.where, []).append(s)
-    written = 0
-    for where, source in read_inputs(list(wanted), os.getcwd()):
-        for s in wanted.get(where, []):
-            try:
-                if isinstance(source, InputError):
-                    raise source
-                data, ending = payload(source, s.index, s.alone, to)
-                folder.write(folder.name_for(where, s.index, s.alone, ending), data,
-                             inputs=(where.path,))
-                written += 1
-            except InputError as exc:
-                click.echo(input_error_diagnostic(exc).format_text(), err=True)
-                status.unreadable()
-            except (OutputError, WriteRefused) as exc:
-                click.echo(f"gamao: {exc}", err=True)
-                status.unreadable()
-    return written
+    from .chosen import write_chosen
+    return write_chosen(batch, folder, to, status)
 
 
 @click.command(cls=Command, epilog=exit_codes.help_for("select"))
