@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from conftest import EXAMPLES, SELFPLAY
+from conftest import EXAMPLES, SELFPLAY, local_cluster
 from gamao_cli.cli import main
 
 distributed = pytest.importorskip("distributed")
@@ -14,13 +14,8 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def scheduler():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                       silence_logs=50)
-    try:
-        yield cluster.scheduler_address
-    finally:
-        cluster.close()
+    with local_cluster() as address:
+        yield address
 
 
 def run(*args: str):

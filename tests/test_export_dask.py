@@ -13,7 +13,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from conftest import EXAMPLES, SELFPLAY
+from conftest import EXAMPLES, SELFPLAY, local_cluster
 from gamao_cli.cli import main
 from gamao_cli.tables.schema import TABLES
 
@@ -24,13 +24,8 @@ duckdb = pytest.importorskip("duckdb")
 
 @pytest.fixture(scope="module")
 def scheduler():
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                       silence_logs=50)
-    try:
-        yield cluster.scheduler_address
-    finally:
-        cluster.close()
+    with local_cluster() as address:
+        yield address
 
 
 def run(*args: str):

@@ -11,7 +11,7 @@ import socket
 import pytest
 from click.testing import CliRunner
 
-from conftest import SELFPLAY
+from conftest import SELFPLAY, local_cluster
 from gamao_cli.cli import main
 
 s3fs = pytest.importorskip("s3fs")
@@ -76,12 +76,10 @@ def test_s3_in_and_out_equal_the_local_files(s3, tmp_path):
 def test_s3_on_a_dask_cluster(s3, tmp_path):
     distributed = pytest.importorskip("distributed")
     # started after the fixture set the endpoint and keys: the workers inherit them
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                                  silence_logs=50) as cluster:
+    with local_cluster() as address:
         r = CliRunner().invoke(main, ["export", "s3://gamao-records/in/", "-o",
                                       "s3://gamao-records/tables-dask", "--part-files", "5",
-                                      "--scheduler", cluster.scheduler_address])
+                                      "--scheduler", address])
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(main, ["export", "s3://gamao-records/in/", "-o",
                                   str(tmp_path / "local"), "--part-files", "5", "--jobs", "1"])
