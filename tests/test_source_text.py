@@ -64,3 +64,33 @@ def test_the_check_finds_what_313_refuses():
 @pytest.mark.parametrize("path", SOURCES, ids=_ids)
 def test_source_has_only_text_cpython_takes(path: Path):
     assert problems(path.read_text(encoding="utf-8"), _ids(path)) == []
+
+
+_GETTEXT = {"_", "N_", "ngettext", "pgettext", "npgettext"}
+
+
+def gettext_in_fstrings(source: str, name: str) -> list[str]:
+    """Where ``source`` calls a gettext function inside an f-string: Babel's
+    extraction sees those calls on Python 3.12 and later only (PEP 701 made
+    an f-string's inside code to the tokenizer), so the catalogue made on
+    3.11 would lack the message and its words stay English."""
+    found = []
+    for node in ast.walk(ast.parse(source, name)):
+        if isinstance(node, ast.JoinedStr):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) \
+                        and inner.func.id in _GETTEXT:
+                    found.append(f"{name}:{inner.lineno}: {inner.func.id}() inside an f-string")
+    return found
+
+
+def test_the_check_finds_gettext_in_an_fstring():
+    assert gettext_in_fstrings('x = f"<b>{_e(_(\'Hi\'))}</b>"\n', "a.py") == [
+        "a.py:1: _() inside an f-string"]
+    assert gettext_in_fstrings('w = _("Hi")\nx = f"<b>{w}</b>"\n', "b.py") == []
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if p.parts[len(ROOT.parts)] == "gamao_cli"],
+                         ids=_ids)
+def test_no_message_is_hidden_in_an_fstring(path: Path):
+    assert gettext_in_fstrings(path.read_text(encoding="utf-8"), _ids(path)) == []

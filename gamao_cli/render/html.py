@@ -297,7 +297,10 @@ def _figures_table(figures: MatchFigures, names: Sequence[str]) -> str:
         (_("Snowie error rate (mEMG per move)"), "snowie-rate", rate(ov["snowie_error_rate"])),
         (_("luck rate (mEMG per move)"), "luck-rate", [f"{v:+.1f}" for v in lu["luck_rate"]]),
     ]
-    head = (f'<table class="figures"><caption>{_e(_("How well they played"))}</caption>'
+    # (the words outside the f-string: the message extraction reads f-strings'
+    # insides only on Python 3.12 and later)
+    caption = _e(_("How well they played"))
+    head = (f'<table class="figures"><caption>{caption}</caption>'
             f'<thead><tr><th scope="col"></th><th scope="col">{_e(names[0])}</th>'
             f'<th scope="col">{_e(names[1])}</th></tr></thead><tbody>')
     body = "".join(f'<tr data-figure="{key}"><th scope="row">{_e(label)}</th>'
@@ -448,8 +451,8 @@ class _Page:
                 game_diags.setdefault(gi, []).append(d)
             else:
                 match_diags.append(d)
-            link = f'<a href="#{_e(frag)}">{_e(where or _("the match"))}</a>' if frag else \
-                _e(where or _("the match"))
+            shown = _e(where or _("the match"))
+            link = f'<a href="#{_e(frag)}">{shown}</a>' if frag else shown
             multi = _("match {number}: ").format(number=k + 1) if k else ""
             self.diag_items.append(
                 f'<li class="diag {_e(d.severity)}"><span class="badge {_e(d.severity)}">'
