@@ -91,6 +91,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     # checker play
     _c("GM125", "notation", INFO, "the record sets a position (or the cube) inside a game; the "
                                   "replay goes on from it"),
+    _c("GM126", "notation", INFO, "a play written in steps that do not work in that order, whose "
+                                  "result is a legal play's (read as that play)"),
     _c("GM201", "play", ERROR, "the opening roll is a double"),
     _c("GM202", "play", ERROR, "a step of a distance no die shows"),
     _c("GM203", "play", ERROR, "a checker lands on or passes a blocked point"),
@@ -136,6 +138,8 @@ CODES: dict[str, CodeInfo] = {c.code: c for c in [
     _c("GM414", "score", WARNING, "a game is missing between a match's game files"),
     _c("GM415", "score", WARNING, "two game files claim the same game (the second is left out)"),
     _c("GM416", "score", WARNING, "a game file names other players than the match's first file"),
+    _c("GM417", "score", INFO, "a money session's score lines count gammons in full while its "
+                               "results apply the Jacoby rule"),
     # conversion notes: what a target format cannot hold as it stands
     _c("GM501", "conversion", WARNING, "a player name a .mat score line cannot hold as it is"),
     _c("GM502", "conversion", WARNING, "cells GNU Backgammon does not read are kept"),
@@ -785,6 +789,8 @@ MESSAGES.update({
                     "the left player's point {point}",
     "GM111": "{action}: {player} did not roll (the record writes no dice as 00); the game ends "
              "here",
+    "GM126": "{play} with {d1}-{d2}: these steps do not work as written ({problem}), but they "
+             "leave the position of the legal play {legal}, which is how it is read",
     "GM112": "{play}: the step 0/0 (a die with no checker left to move) is read as nothing",
     "GM111.no-dice": "{action}: {player} did not roll; the cell is read as giving up the game",
     "GM107": "{play}: there is no point {point} (points run from 1 to 24, with 25 or bar for "
@@ -841,6 +847,11 @@ MESSAGES.update({
                     "({points}); the match result is the same",
     "GM412": "{action}: more than a resignation can win with the cube at {cube}; {loser} gave up "
              "the match",
+    "GM417": "the score line gives {player0} {stated0} and {player1} {stated1}: it counts the "
+             "gammons and backgammons of the games before in full, while their results apply the "
+             "Jacoby rule the record names (no gammon with the cube not turned), which makes "
+             "{running0}-{running1}; gamao keeps the results, and reads the later score lines "
+             "the same way",
     "GM413": "the record starts at {score0}-{score1}, in the middle of the match: its score lines "
              "and the final score count from there",
     "GM413.gap": "game {game} starts at {score0}-{score1}, but the games before make it "

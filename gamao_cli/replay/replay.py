@@ -93,6 +93,9 @@ class GameResult:
     winner: int | None = None
     points: int | None = None          # what the game added to the score
     stated_points: int | None = None   # what its Wins line says
+    #: where the Jacoby rule counted a gammon or backgammon single: the
+    #: points it would have won without the rule (GM417)
+    full_points: int | None = None
     ended: Outcome | None = None       # how it ended; None: no result (unfinished)
     cube: int = 1
     moves: int = 0
@@ -484,21 +487,38 @@ class _GameReplay:
             new = res.position
         else:
             step = self.step_at(a, res.index)
-            legal = self.alternatives(pos, d1, d2, moves)
-            code = PROBLEM_CODES.get(res.problem, "GM202")
             problem = Msg(res.key, res.fields) if res.key else ""
-            self.report(code, code, {"play": text, "d1": d1, "d2": d2, "problem": problem}, a,
-                        line=step.line if step else a.line,
-                        column=step.column if step else a.column,
-                        dice=a.dice, play=text, legal=legal)
             try:
                 new, _hits = board.apply_steps_as_written(pos, moves)
             except ValueError:
+                new = None
+            # Steps that do not work in the order written ("6/1 1/off" with
+            # 5-2 and a checker on the 4) but leave a legal play's position
+            # ("6/4 4/off"): the record wrote the checkers' net movement, as
+            # Backgammon Studio does and GNU Backgammon keeps; the play is
+            # that legal one (GM126, an info), never an error.
+            steps = self.resolver.legal_plays(pos, d1, d2).get(new) if new is not None else None
+            if steps:
+                self.report("GM126", "GM126", {"play": text, "d1": d1, "d2": d2,
+                                               "problem": problem,
+                                               "legal": format_steps(steps)}, a,
+                            line=step.line if step else a.line,
+                            column=step.column if step else a.column,
+                            dice=a.dice, play=text)
+                self.record(a, steps)
+            else:
+                legal = self.alternatives(pos, d1, d2, moves)
+                code = PROBLEM_CODES.get(res.problem, "GM202")
+                self.report(code, code, {"play": text, "d1": d1, "d2": d2, "problem": problem}, a,
+                            line=step.line if step else a.line,
+                            column=step.column if step else a.column,
+                            dice=a.dice, play=text, legal=legal)
+                if new is None:
+                    self.record(a)
+                    self.cannot_replay(a)
+                    self.end_turn(None)
+                    return
                 self.record(a)
-                self.cannot_replay(a)
-                self.end_turn(None)
-                return
-            self.record(a)
         if board.game_over(new):
             self.end = (a.player, board.outcome_of(new))
             self.calm()
@@ -752,6 +772,7 @@ class _GameReplay:
             if outcome is not DROP and mult > 1 and not turned and v.rules.jacoby:
                 expected = cube
                 result.ended = SINGLE
+                result.full_points = cube * mult
             result.winner = winner
             result.points = expected
             if a is None:
@@ -775,6 +796,7 @@ class _GameReplay:
                 self.report("GM408", f"GM408.{outcome}", action, a)
                 result.points = a.points
                 result.ended = SINGLE
+                result.full_points = cube * mult
                 return
             self.report("GM401", f"GM401.{outcome}" + ("-one" if expected == 1 else ""),
                         {**action, "points": expected}, a)
@@ -884,6 +906,10 @@ class _MatchValidator:
         self.report_obj = MatchReport(match)
         self.names = match.players
         self.score = [0, 0]
+        # the running score without the Jacoby rule, and whether a score
+        # line that counts so was said (GM417: money sessions only)
+        self.full_score = [0, 0]
+        self.full_said = False
         self.marks_hits = _marks_hits(match)
         # the file of each game read from a file of its own (gnubg's text export)
         self.game_paths = {g.number: g.path for g in match.games if g.path}
@@ -967,6 +993,7 @@ class _MatchValidator:
             rep.games.append(result)
             if result.winner is not None and result.points is not None and decided_at is None:
                 self.score[result.winner] += result.points
+                self.full_score[result.winner] += result.full_points or result.points
                 if length and self.score[result.winner] >= length:
                     decided_at = (self.score[0], self.score[1])
                     rep.winner = result.winner
@@ -995,6 +1022,7 @@ class _MatchValidator:
         if length and max(s0, s1) >= length:
             return False
         self.score = [s0, s1]
+        self.full_score = [s0, s1]
         self.report_obj.start_score = (s0, s1)
         self.diagnostic("GM413", "GM413", {"score0": s0, "score1": s1}, sl,
                         game=games[0].number)
@@ -1040,6 +1068,7 @@ class _MatchValidator:
                          "running0": self.score[0], "running1": self.score[1],
                          "first": first, "last": last}, game.score, game=game.number)
         self.score = list(stated)
+        self.full_score = list(stated)
         return True
 
     @staticmethod
@@ -1059,7 +1088,7 @@ class _MatchValidator:
 
     def check_score_line(self, game: m.Game, next_game: m.Game | None = None) -> None:
         sl = game.score
-        if sl is None:
+        if sl is None or self.full_counted(game):
             return
         stated = self._gap(game)
         if stated is not None and next_game is not None and self._confirms(game, next_game,
@@ -1069,6 +1098,7 @@ class _MatchValidator:
                              "running0": self.score[0], "running1": self.score[1]},
                             sl, game=game.number)
             self.score = list(stated)
+            self.full_score = list(stated)
             return
         for player in (0, 1):
             stated = sl.scores[player]
@@ -1077,6 +1107,26 @@ class _MatchValidator:
                 self.diagnostic("GM402", "GM402", {"player": name, "stated": stated,
                                                    "running": self.score[player]},
                                 sl, game=game.number, player=str(name))
+
+
+    def full_counted(self, game: m.Game) -> bool:
+        """Whether ``game``'s score line, in a money session whose results
+        apply the Jacoby rule, is the running score counted without it (the
+        session's gammons in full): a producer's way of keeping the score
+        (GM417, an info, said at the first such line), not a wrong one."""
+        sl = game.score
+        if self.match.length or self.full_score == self.score or sl is None:
+            return False
+        if list(sl.scores) != self.full_score:
+            return False
+        if not self.full_said:
+            self.full_said = True
+            self.diagnostic("GM417", "GM417", {
+                "player0": self.name(0), "player1": self.name(1),
+                "stated0": sl.scores[0], "stated1": sl.scores[1],
+                "running0": self.score[0], "running1": self.score[1]},
+                sl, game=game.number)
+        return True
 
 
 def _off_the_board(a: m.Play, moves) -> tuple[str, Fields, m.Step | None] | None:
