@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import fnmatch
 import gzip
+import io
 import os
 import posixpath
 import re
@@ -67,6 +68,16 @@ TAR_INFLATE_BUDGET = 1 << 30
 
 #: Bytes of an input :func:`kind_of` looks at.
 SNIFF_BYTES = 512
+
+try:
+    from lzma import LZMAError
+except ImportError:   # a Python built without liblzma: no .tar.xz then
+    class LZMAError(Exception):  # type: ignore[no-redef]
+        pass
+
+#: what a damaged or cut archive stream raises while it is read
+_STREAM_ERRORS: tuple[type[BaseException], ...] = (
+    tarfile.TarError, EOFError, zlib.error, OSError, LZMAError)
 
 Opener = Callable[[], IO[bytes]]
 
@@ -217,6 +228,50 @@ def gz_member_name(path: str, fh: IO[bytes] | None = None) -> str:
     return base[:-3] if base.lower().endswith(".gz") else base
 
 
+class _Peeked(io.RawIOBase):
+    """A stream whose first bytes were read to tell its compression: they
+    are given again before the rest."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]):
+        self.head, self.rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        if self.head:
+            n = min(len(b), len(self.head))
+            b[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        data = self.rest.read(len(b))
+        b[:len(data)] = data
+        return len(data)
+
+
+def _open_tar(fh: IO[bytes]) -> tuple[tarfile.TarFile, bool]:
+    """A tar read as a stream, and whether it was compressed. The
+    decompression is gzip's, bzip2's or xz's file object, which inflates
+    at most what each read asks for: tarfile's own stream mode inflates a
+    whole compressed block at once (16 MB of output for 16 KB of zeros)
+    and copies it again for every read, which under the malloc settings of
+    a Dask worker (MALLOC_TRIM_THRESHOLD_) cost ten times the CPU."""
+    head = fh.read(6)
+    stream: IO[bytes] = io.BufferedReader(_Peeked(head, fh))
+    if head[:2] == b"\x1f\x8b":
+        import gzip
+        stream = gzip.GzipFile(fileobj=stream, mode="rb")
+    elif head[:3] == b"BZh":
+        import bz2
+        stream = bz2.BZ2File(stream)
+    elif head[:6] == b"\xfd7zXZ\x00":
+        import lzma
+        stream = lzma.LZMAFile(stream)
+    else:
+        return tarfile.open(fileobj=stream, mode="r|"), False
+    return tarfile.open(fileobj=stream, mode="r|"), True
+
+
 def list_members(path: str, kind: str, *, globs: tuple[str, ...] = (),
                  opener: Opener | None = None) -> list[Member]:
     """The members of an archive a scan takes, in archive order. A
@@ -228,8 +283,8 @@ def list_members(path: str, kind: str, *, globs: tuple[str, ...] = (),
                     return [Member(i.filename, i.file_size) for i in z.infolist()
                             if not i.is_dir() and _taken(i.filename, globs)]
             if kind == "tar":
-                with tarfile.open(fileobj=fh, mode="r|*") as t:
-                    compressed = getattr(t.fileobj, "comptype", "tar") != "tar"
+                t, compressed = _open_tar(fh)
+                with t:
                     found = []
                     for i in t:   # listed up to the inflation budget (reading says the rest)
                         if compressed and i.offset_data + i.size > TAR_INFLATE_BUDGET:
@@ -240,8 +295,7 @@ def list_members(path: str, kind: str, *, globs: tuple[str, ...] = (),
             if kind == "gz":
                 name = gz_member_name(path, fh)
                 return [Member(name, -1)]
-        except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, OSError,
-                ValueError) as exc:
+        except (zipfile.BadZipFile, ValueError) + _STREAM_ERRORS as exc:
             raise _broken(path, exc) from None
     raise ValueError(f"not an archive kind: {kind!r}")
 
@@ -340,10 +394,9 @@ def _zip_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
 
 def _tar_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
     try:
-        t = tarfile.open(fileobj=fh, mode="r|*")
-    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+        t, compressed = _open_tar(fh)
+    except _STREAM_ERRORS as exc:
         raise _broken(label, exc) from None
-    compressed = getattr(t.fileobj, "comptype", "tar") != "tar"
     with t:
         try:
             for info in t:
@@ -368,7 +421,7 @@ def _tar_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
                 m = t.extractfile(info)
                 data = m.read() if m is not None else b""
                 yield Source.from_bytes(data, label=member)
-        except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+        except _STREAM_ERRORS as exc:
             # a tar is read as a stream: nothing after the damage can be reached
             raise _broken(label, exc) from None
 
