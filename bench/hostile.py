@@ -266,6 +266,7 @@ def bench_bombs(tmp: Path) -> None:
     print(f"bomb zip of three 255 MiB members ({z.stat().st_size >> 10} KiB): export "
           f"{r['seconds']:5.1f} s, peak {max(r['peak_mib'], r['children_peak_mib']):6.0f} MiB, "
           f"exit {r['out']}", flush=True)
+    bench_tar_member(tmp)
     xg = ROOT.parent / "shared" / "corpus2" / "xg" / \
         "kevung__gbf__data__charlot1-charlot2_7p_2025-11-08-2305.xg"
     if not xg.is_file():
@@ -279,6 +280,38 @@ def bench_bombs(tmp: Path) -> None:
         r = child(VALIDATE_HERE, str(b))
         print(f"bomb xg, {name} ({b.stat().st_size >> 10} KiB): validate {r['seconds']:5.1f} s,"
               f" peak {r['peak_mib']:6.0f} MiB, exit {r['out']}", flush=True)
+
+
+def bench_tar_member(tmp: Path) -> None:
+    """A tar with a 64 MiB member (over the member budget: skipped) beside
+    a good one, as .tar.gz against the same as a plain .tar (the baseline:
+    no inflation), in a user's environment and under the malloc setting a
+    Dask worker's nanny gives (MALLOC_TRIM_THRESHOLD_=65536)."""
+    import gzip
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_hostile_round3_inflation import _tgz
+    from gamao_cli.formats.archives import MAX_MEMBER_BYTES
+    tgz = tmp / "member.tar.gz"
+    tgz.write_bytes(_tgz([("big.mat", MAX_MEMBER_BYTES + 1)]))
+    plain = tmp / "member.tar"
+    plain.write_bytes(gzip.decompress(tgz.read_bytes()))
+    saved = os.environ.get("MALLOC_TRIM_THRESHOLD_")
+    try:
+        for setting in (None, "65536"):
+            if setting is None:
+                os.environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+            else:
+                os.environ["MALLOC_TRIM_THRESHOLD_"] = setting
+            r = {p.suffix: child(VALIDATE_HERE, str(p)) for p in (tgz, plain)}
+            print(f"tar with a 64 MiB member, MALLOC_TRIM_THRESHOLD_={setting or 'unset'}: "
+                  f".tar.gz cpu {r['.gz']['cpu']:5.2f} s, plain .tar cpu {r['.tar']['cpu']:5.2f} s"
+                  f" (x{r['.gz']['cpu'] / max(r['.tar']['cpu'], 1e-3):.1f}), peak "
+                  f"{r['.gz']['peak_mib']:4.0f} MiB", flush=True)
+    finally:
+        if saved is None:
+            os.environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+        else:
+            os.environ["MALLOC_TRIM_THRESHOLD_"] = saved
 
 
 def _games_text(size: int) -> str:
