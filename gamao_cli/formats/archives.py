@@ -358,6 +358,23 @@ def _too_big(member: str, limit: int | None = None) -> InputError:
     return OverBudget(path=member, key="GM009.member", fields={"budget": limit >> 20})
 
 
+def _screened(label: str, name: str, size: int, wanted, globs
+              ) -> tuple[str | None, InputError | None]:
+    """Whether an archive's member is read: (its label, None) when it is;
+    (None, None) when the scan does not take it (not asked for, not a
+    record's name); (label, the refusal) when its name leads out of the
+    archive or it is over the member budget."""
+    if (name not in wanted) if wanted is not None else not _taken(name, globs):
+        return None, None
+    member = f"{label}:{name}"
+    problem = name_problem(name)
+    if problem is not None:
+        return member, _refused(member, name, problem)
+    if size > MAX_MEMBER_BYTES:
+        return member, _too_big(member)
+    return member, None
+
+
 def _zip_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
     try:
         z = zipfile.ZipFile(fh)
@@ -367,15 +384,10 @@ def _zip_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
         for info in z.infolist():
             if info.is_dir():
                 continue
-            if (info.filename not in wanted) if wanted is not None else not _taken(info.filename, globs):
-                continue
-            member = f"{label}:{info.filename}"
-            problem = name_problem(info.filename)
-            if problem is not None:
-                yield _refused(member, info.filename, problem)
-                continue
-            if info.file_size > MAX_MEMBER_BYTES:
-                yield _too_big(member)
+            member, refused = _screened(label, info.filename, info.file_size, wanted, globs)
+            if refused is not None:
+                yield refused
+            if member is None or refused is not None:
                 continue
             try:
                 with z.open(info) as m:
@@ -408,15 +420,10 @@ def _tar_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
                     return
                 if not info.isfile():
                     continue
-                if (info.name not in wanted) if wanted is not None else not _taken(info.name, globs):
-                    continue
-                member = f"{label}:{info.name}"
-                problem = name_problem(info.name)
-                if problem is not None:
-                    yield _refused(member, info.name, problem)
-                    continue
-                if info.size > MAX_MEMBER_BYTES:
-                    yield _too_big(member)
+                member, refused = _screened(label, info.name, info.size, wanted, globs)
+                if refused is not None:
+                    yield refused
+                if member is None or refused is not None:
                     continue
                 m = t.extractfile(info)
                 data = m.read() if m is not None else b""
