@@ -324,6 +324,10 @@ _G1 = (" 5 point match\n\n Game 1\n Ann : 0                        Bob : 0\n"
 _BASE = (EXAMPLES / "gnubg-selfplay-5pt.mat").read_text()
 
 
+#: records of two producers' quirks (tests/test_record_quirks.py)
+QUIRKS = Path(__file__).resolve().parent / "data" / "quirks"
+
+
 def _validated(text: str):
     return [d for mt in read_matches(text, "m.mat") for d in validate_match(mt).diagnostics]
 
@@ -579,6 +583,8 @@ EXAMPLES_OF = {
     "GM218": _dialect("GM218"),
     "GM413": _dialect("GM413"),
     "GM125": lambda tmp: _validated(_one_game("; Set Pos=-b----E-C---eE---c-e----B-/0\n" + _OPEN)),
+    "GM126": lambda tmp: _checked(QUIRKS / "net-movement.sgf"),
+    "GM417": lambda tmp: _checked(QUIRKS / "money-full-score.sgf"),
     "GM219": lambda tmp: [d for mt in formats.parse_text(
         "(;FF[4]GM[6]MI[length:5][game:0][ws:0][bs:0]PW[Ann]PB[Bob];W[31hefe];PL[B]AE[a:y]"
         "AW" + "[f]" * 16 + "AB" + "[s]" * 15 + ";B[61mgho])", "x.sgf")
