@@ -110,6 +110,9 @@ class Figures:
     checker_error_mwc: list = field(default_factory=_fpair)
     luck: list = field(default_factory=_fpair)
     luck_mwc: list = field(default_factory=_fpair)
+    #: the rolls whose luck the record states: none (GNU Backgammon's text
+    #: export) makes the luck figures unknown (None), not zero
+    luck_rolls: list = field(default_factory=_pair)
     luck_marked: dict = field(default_factory=lambda: {k: _pair() for k in (
         "very lucky", "lucky", "none", "unlucky", "very unlucky")})
     cube_total: list = field(default_factory=_pair)
@@ -131,7 +134,8 @@ class Figures:
         """Add ``other``'s figures (a game's to the match's)."""
         self.analysed |= other.analysed
         for name in ("moves", "unforced", "checker_error", "checker_error_mwc", "luck",
-                     "luck_mwc", "cube_total", "cube_close", "doubles", "takes", "passes"):
+                     "luck_mwc", "luck_rolls", "cube_total", "cube_close", "doubles", "takes",
+                     "passes"):
             mine, theirs = getattr(self, name), getattr(other, name)
             for i in (0, 1):
                 mine[i] += theirs[i]
@@ -174,6 +178,7 @@ class Figures:
         cube_total = [self.cube_error(i) for i in p]
         overall = [checker_total[i] + cube_total[i] for i in p]
         n_moves = self.moves[0] + self.moves[1]
+        known = [self.luck_rolls[i] > 0 for i in p]
         out = {
             "checker": {
                 "moves": list(self.moves), "unforced_moves": list(self.unforced),
@@ -186,13 +191,13 @@ class Figures:
                 "very_bad": list(self.marked["very bad"]),
             },
             "luck": {
-                "luck_total": [r(x) for x in self.luck],
-                "luck_rate": [r(1000 * self._per(self.luck[i], self.moves[i]), 3) for i in p],
-                "luck_total_mwc": [r(mwc * x) for x in self.luck_mwc],
-                "very_lucky": list(self.luck_marked["very lucky"]),
-                "lucky": list(self.luck_marked["lucky"]),
-                "unlucky": list(self.luck_marked["unlucky"]),
-                "very_unlucky": list(self.luck_marked["very unlucky"]),
+                "luck_total": [r(self.luck[i]) if known[i] else None for i in p],
+                "luck_rate": [r(1000 * self._per(self.luck[i], self.moves[i]), 3)
+                              if known[i] else None for i in p],
+                "luck_total_mwc": [r(mwc * self.luck_mwc[i]) if known[i] else None for i in p],
+                **{key: [self.luck_marked[mark][i] if known[i] else None for i in p]
+                   for key, mark in (("very_lucky", "very lucky"), ("lucky", "lucky"),
+                                     ("unlucky", "unlucky"), ("very_unlucky", "very unlucky"))},
             },
             "cube": {
                 "cube_decisions": list(self.cube_total),
@@ -343,6 +348,7 @@ class _GameWalk:
         if d is not None and d.cube is not None and not d.cube.doubled and self.cube_use:
             self.no_double(d.cube, state, a)
         if d is not None and d.luck is not None:
+            f.luck_rolls[p] += 1
             f.luck[p] += d.luck.value
             f.luck_mwc[p] += self.met.cost(d.luck.value, state)
             f.luck_marked[d.luck.mark or "none"][p] += 1

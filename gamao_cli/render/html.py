@@ -295,7 +295,8 @@ def _figures_table(figures: MatchFigures, names: Sequence[str]) -> str:
          [f"{int(cu['wrong_takes'][i])} / {int(cu['wrong_passes'][i])}" for i in (0, 1)]),
         (_("overall error rate (mEMG, GNU Backgammon)"), "overall-rate", rate(ov["error_rate"])),
         (_("Snowie error rate (mEMG per move)"), "snowie-rate", rate(ov["snowie_error_rate"])),
-        (_("luck rate (mEMG per move)"), "luck-rate", [f"{v:+.1f}" for v in lu["luck_rate"]]),
+        (_("luck rate (mEMG per move)"), "luck-rate", [
+            "\u2014" if v is None else f"{v:+.1f}" for v in lu["luck_rate"]]),
     ]
     # (the words outside the f-string: the message extraction reads f-strings'
     # insides only on Python 3.12 and later)

@@ -154,12 +154,19 @@ def table(summaries: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+#: the cell of a figure the record cannot give
+UNKNOWN = "\u2014"
+
+
 def _analysis_rows(st: dict[str, dict[str, list]], length: int) -> list[tuple[str, Any, Any]]:
     """(label, player 0's cell, player 1's cell) of the analysis table."""
     unit = _("MWC %") if length else _("points")
 
     def pair(section: str, key: str, fmt: str = "{:+.3f}") -> tuple[str, str]:
-        return tuple(fmt.format(v) for v in st[section][key])   # type: ignore[return-value]
+        # None: a figure the record cannot give (the luck of a record that
+        # states none)
+        return tuple(UNKNOWN if v is None else fmt.format(v)   # type: ignore[return-value]
+                     for v in st[section][key])
 
     def both(label: str, cells: tuple) -> tuple[str, Any, Any]:
         return (label, cells[0], cells[1])
@@ -187,6 +194,7 @@ def _analysis_rows(st: dict[str, dict[str, list]], length: int) -> list[tuple[st
             f"{k['error_total'][i]:+.3f} ({k['error_total_mwc'][i]:+.3f})" for i in (0, 1))),
         both(_("cube error rate, mEMG"), pair("cube", "error_rate", "{:+.1f}")),
         both(_("luck total, EMG ({unit})").format(unit=unit), tuple(
+            UNKNOWN if lk['luck_total'][i] is None else
             f"{lk['luck_total'][i]:+.3f} ({lk['luck_total_mwc'][i]:+.3f})" for i in (0, 1))),
         both(_("luck rate, mEMG"), pair("luck", "luck_rate", "{:+.1f}")),
         both(_("overall error rate, mEMG"), pair("overall", "error_rate", "{:+.1f}")),

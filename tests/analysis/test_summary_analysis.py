@@ -99,3 +99,28 @@ def test_the_analysis_survives_json_and_gives_the_same_figures(tmp_path):
     [b] = json.loads(run("summary", "--format", "json", str(out)).output)
     assert a["analysis"]["stats"] == b["analysis"]["stats"]
     assert a["analysis"]["analysed"] is True
+
+
+def test_a_record_that_states_no_luck_has_no_luck_figures_not_zero():
+    """GNU Backgammon's text export states no luck (no "Luck statistics"
+    block, no roll's luck): its luck figures are unknown, null in JSON,
+    empty in CSV and a dash in the table, while an SGF with LU has them."""
+    folder = SHARED / "corpus2" / "gnubg-text" / "analysed-0ply"
+    files = sorted(folder.glob("*.txt")) if folder.is_dir() else []
+    if not files:
+        pytest.skip(f"GNU Backgammon's text exports are not at {folder} (set GAMAO_SHARED)")
+    first = str(files[0])
+    assert "Luck" not in files[0].read_text(encoding="utf-8")
+    [s] = json.loads(run("summary", "--format", "json", first).output)
+    luck = s["analysis"]["stats"]["luck"]
+    assert s["analysis"]["analysed"] and s["analysis"]["stats"]["checker"]["moves"][0] > 0
+    assert all(v == [None, None] for v in luck.values()), luck
+    line = next(x for x in run("summary", first).output.splitlines() if "luck rate" in x)
+    assert line.split()[-2:] == ["\u2014", "\u2014"]
+    [total] = [row for row in csv.DictReader(io.StringIO(
+        run("summary", "--format", "csv", first).output)) if row["game"] == "all"]
+    assert total["luck.luck_total.0"] == "" and total["checker.moves.0"] != ""
+    path, want = _first_analysed()
+    [s] = json.loads(run("summary", "--format", "json", str(path)).output)
+    assert s["analysis"]["stats"]["luck"]["luck_total"] == \
+        pytest.approx(want["stats"]["luck"]["luck_total"], abs=0.001)
