@@ -102,20 +102,32 @@ def _evaluation(e: Any) -> dict[str, float]:
             "equity": round(e.equity, 6)}
 
 
-def _is_checker(action: Any, record: Any) -> bool:
-    from gamao_cli import model as m
+_KINDS: tuple | None = None
 
-    from . import records as r
-    return isinstance(record, r.CheckerMove) and isinstance(action, (m.Play, m.Dance,
-                                                                     m.UnplayedRoll))
+
+def _kinds() -> tuple:
+    """(XG's move record, its cube record, the model's roll actions, its
+    cube actions): imported once, on first use (not at start-up), since
+    :func:`_has_analysis` runs for every record of a match."""
+    global _KINDS
+    if _KINDS is None:
+        from gamao_cli import model as m
+
+        from . import records as r
+        _KINDS = (r.CheckerMove, r.CubeAction, (m.Play, m.Dance, m.UnplayedRoll),
+                  (m.Double, m.Take, m.Drop))
+    return _KINDS
+
+
+def _is_checker(action: Any, record: Any) -> bool:
+    move, _cube, rolls, _cubes = _kinds()
+    return isinstance(record, move) and isinstance(action, rolls)
 
 
 def _has_analysis(action: Any, record: Any) -> bool:
-    from gamao_cli import model as m
-
-    from . import records as r
-    return _is_checker(action, record) or \
-        (isinstance(record, r.CubeAction) and isinstance(action, (m.Double, m.Take, m.Drop)))
+    move, cube, rolls, cubes = _KINDS or _kinds()
+    return (isinstance(record, move) and isinstance(action, rolls)) or \
+        (isinstance(record, cube) and isinstance(action, cubes))
 
 
 def _no_doubles(recs: Sequence[Any]) -> dict[int, Any]:
