@@ -698,6 +698,8 @@ def _cube_action(r: bytes, index: int, at: int, version: int) -> CubeAction:
 _CANDIDATE_MOVES = struct.Struct("<256b")     # 32 candidates x 8 move values
 _CANDIDATE_LEVELS = struct.Struct("<" + "hBb" * 32)
 _CANDIDATE_FIGURES = struct.Struct("<224f")   # 32 candidates x 7 figures
+_EVALUATION_FIELDS = ("opp_backgammon", "opp_gammon", "opp_win", "win", "gammon", "backgammon",
+                      "equity")
 
 
 def _candidates(r: bytes) -> tuple[MoveCandidate, ...]:
@@ -709,10 +711,12 @@ def _candidates(r: bytes) -> tuple[MoveCandidate, ...]:
     moves = _CANDIDATE_MOVES.unpack_from(r, 1024)
     levels = _CANDIDATE_LEVELS.unpack_from(r, 1280)
     figures = _CANDIDATE_FIGURES.unpack_from(r, 1408)
-    return tuple(MoveCandidate(steps=tuple(move_steps(moves[8 * k:8 * k + 8])),
-                               evaluation=Evaluation(*figures[7 * k:7 * k + 7]),
-                               level=levels[3 * k], is_double=bool(levels[3 * k + 1]))
-                 for k in range(n))
+    # (built without the frozen dataclasses' __init__: an analysed match has
+    # hundreds of thousands of candidates)
+    return tuple(_built(MoveCandidate, {
+        "steps": tuple(move_steps(moves[8 * k:8 * k + 8])),
+        "evaluation": _built(Evaluation, dict(zip(_EVALUATION_FIELDS, figures[7 * k:7 * k + 7]))),
+        "level": levels[3 * k], "is_double": bool(levels[3 * k + 1])}) for k in range(n))
 
 
 # The fields of a checker-move record, read with three unpacks (their byte
