@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from gamao_cli.model.notation import BoundedCache, format_steps
-
 from ..base import Capabilities, LazyAnalysis, Source, WriteResult
+from .play_text import play_text as _play_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from gamao_cli.model import Match
@@ -83,16 +82,6 @@ def _figure(value: float) -> float | None:
 
 
 _UNREAD = object()
-
-_PLAY_TEXTS: BoundedCache[tuple, str] = BoundedCache(16384)
-
-
-def _play_text(steps: tuple[tuple[int, int], ...]) -> str:
-    """A candidate play in die-step notation (the same plays recur across a match)."""
-    text = _PLAY_TEXTS.get(steps)
-    if text is None:
-        text = _PLAY_TEXTS.put(steps, format_steps([(s, d, False) for s, d in steps]))
-    return text
 
 
 def _evaluation(e: Any) -> dict[str, float]:

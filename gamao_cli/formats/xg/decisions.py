@@ -30,8 +30,8 @@ from gamao_cli import model as m
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
                                           Depth, Luck, Probabilities)
 
-from . import _play_text
 from . import records as r
+from .play_text import play_text as _play_text
 
 PROGRAM = "eXtreme Gammon"
 #: XG's level for a rollout (its PLAYERLEVEL table: 100 and up roll out).
