@@ -8,9 +8,13 @@ resident memory of the command and its worker processes (for Dask: of the
 client and the two workers, the workers' idle memory included) and the peak
 of the biggest single process, sampled every 50 ms. As the reference, the
 same run also times ``gamao validate --jobs 1`` on the same files (parse
-and replay only, no tables).
+and replay only, no tables) and ``gamao convert --to html`` of them, and
+says whether issue 23's targets hold, in CPU seconds of whole processes:
+``export --jobs 1`` at most 2x ``validate --jobs 1``, ``convert --to html``
+at most 1.5x.
 
     python bench/export.py [--corpus ../shared/corpus/bulk] [--repeat 1] [--to parquet]
+                           [--no-dask]
 
 Needs gamao[parquet,dask] (and psutil, which distributed brings).
 """
@@ -127,11 +131,10 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, default=DEFAULT)
     ap.add_argument("--repeat", type=int, default=1, help="runs of each setting (median)")
     ap.add_argument("--to", default="parquet", choices=("parquet", "csv", "jsonl"))
+    ap.add_argument("--no-dask", action="store_true", help="leave out the Dask cluster's run")
     a = ap.parse_args()
     if not a.corpus.is_dir():
         sys.exit(f"no corpus at {a.corpus}")
-    from distributed import Client, LocalCluster
-
     work = Path(tempfile.mkdtemp(prefix="gamao-bench-export-"))
     rows = []
     try:
@@ -143,31 +146,57 @@ def main() -> None:
         print(f"corpus: {a.corpus} ({m.group(1)} files, {m.group(2)} games); "
               f"{os.cpu_count()} cores")
         rows.append(("validate --jobs 1 (reference)", statistics.median(walls), None, peak))
+        walls = []
+        for i in range(a.repeat):
+            wall, out, html_peak = run(["convert", str(a.corpus), "--to", "html", "--out-dir",
+                                        str(work / f"html-{i}"), "--force"])
+            walls.append(wall)
+            shutil.rmtree(work / f"html-{i}", ignore_errors=True)
+        rows.append(("convert --to html", statistics.median(walls), None, html_peak))
 
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                               silence_logs=50)
-        try:
-            with Client(cluster) as client:
-                worker_pids = list(client.run(os.getpid).values())
-            settings = [("export --jobs 1", ["--jobs", "1"], []),
-                        ("export --jobs 2", ["--jobs", "2"], []),
-                        ("export --scheduler (2 Dask workers)",
-                         ["--scheduler", cluster.scheduler_address], worker_pids)]
-            for label, extra, pids in settings:
-                walls = []
-                for i in range(a.repeat):
-                    out_dir = work / f"{label.split()[1]}-{i}"
-                    wall, out, peak = run(["export", str(a.corpus), "-o", str(out_dir), "--to",
-                                           a.to, "--no-progress", *extra], pids)
-                    walls.append(wall)
-                    shutil.rmtree(out_dir, ignore_errors=True)
-                rows.append((label, statistics.median(walls), actions_of(out), peak))
-        finally:
-            cluster.close()
+        if a.no_dask:
+            for label, extra in (("export --jobs 1", ["--jobs", "1"]),
+                                 ("export --jobs 2", ["--jobs", "2"])):
+                out_dir = work / label.split()[-1]
+                wall, out, peak = run(["export", str(a.corpus), "-o", str(out_dir), "--to",
+                                       a.to, "--no-progress", *extra])
+                shutil.rmtree(out_dir, ignore_errors=True)
+                rows.append((label, wall, actions_of(out), peak))
+        else:
+            dask_runs(a, work, rows)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
+    report(rows, a)
+
+
+def dask_runs(a, work: Path, rows: list) -> None:
+    """``export --jobs 1``, ``--jobs 2`` and on a two-worker local Dask cluster."""
+    from distributed import Client, LocalCluster
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                           silence_logs=50)
+    try:
+        with Client(cluster) as client:
+            worker_pids = list(client.run(os.getpid).values())
+        settings = [("export --jobs 1", ["--jobs", "1"], []),
+                    ("export --jobs 2", ["--jobs", "2"], []),
+                    ("export --scheduler (2 Dask workers)",
+                     ["--scheduler", cluster.scheduler_address], worker_pids)]
+        for label, extra, pids in settings:
+            walls = []
+            for i in range(a.repeat):
+                out_dir = work / f"{label.split()[1]}-{i}"
+                wall, out, peak = run(["export", str(a.corpus), "-o", str(out_dir), "--to",
+                                       a.to, "--no-progress", *extra], pids)
+                walls.append(wall)
+                shutil.rmtree(out_dir, ignore_errors=True)
+            rows.append((label, statistics.median(walls), actions_of(out), peak))
+    finally:
+        cluster.close()
+
+
+def report(rows, a) -> None:
     print(f"{'run':<38} {'wall':>7} {'actions/s':>10} {'CPU':>7} {'actions/CPU s':>14} "
           f"{'peak total':>11} {'peak process':>13}")
     for label, wall, actions, peak in rows:
@@ -180,6 +209,12 @@ def main() -> None:
           f"{'run' if a.repeat == 1 else 'runs'} each; the Dask cluster is started before its "
           f"run; load average {os.getloadavg()[0]:.1f} at the end: on a shared machine "
           "wall times vary, CPU seconds much less)")
+    cpu = {label: peak.cpu for label, _wall, _n, peak in rows}
+    base = cpu["validate --jobs 1 (reference)"]
+    for label, bound in (("export --jobs 1", 2.0), ("convert --to html", 1.5)):
+        ratio = cpu[label] / base
+        print(f"target (issue 23) {label} at most {bound}x validate --jobs 1 (CPU): "
+              f"{'holds' if ratio <= bound else 'MISSED'} ({ratio:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -62,6 +62,11 @@ class LazyAnalysis(Mapping):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._dict()!r})"
 
+    def copy(self) -> dict:
+        """The plain dict (a copy), as ``dict(analysis)`` makes it but without
+        looking each key up through the mapping."""
+        return dict(self._dict())
+
 
 @dataclass(frozen=True)
 class Capabilities:

@@ -30,6 +30,7 @@ import hashlib
 import math
 import re
 from dataclasses import dataclass, field
+from operator import mul as _mul
 from typing import Any
 
 from gamao_cli import model as m
@@ -37,7 +38,7 @@ from gamao_cli.analysis.decisions import CheckerDecision, decisions_of
 from gamao_cli.analysis.figures import match_figures
 from gamao_cli.archive.fingerprint import fingerprint
 from gamao_cli.errors import GamaoError
-from gamao_cli.model.notation import format_steps
+from gamao_cli.model.notation import BoundedCache, format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
 from gamao_cli.replay.record_rules import Rules
 from gamao_cli.replay.replay import MatchReport, Replays
@@ -46,6 +47,29 @@ from gamao_cli.replay.snapshots import snapshots
 from .schema import ANALYSIS
 
 Row = dict[str, Any]
+
+_POINTS = range(26)   # a checker on point i counts i pips (the bar is 25, off 0)
+
+#: the text of a play's die steps, as written in ``actions.play`` and (in
+#: the fixed order) in :func:`canonical_text`: the same plays recur across
+#: an archive, so each is formatted once
+_PLAY_TEXT: BoundedCache[tuple, str] = BoundedCache(32768)
+_CANONICAL_PLAY: BoundedCache[tuple, str] = BoundedCache(32768)
+
+
+def _play_text(steps: tuple) -> str:
+    text = _PLAY_TEXT.get(steps)
+    if text is None:
+        text = _PLAY_TEXT.put(steps, format_steps(steps, group=False))
+    return text
+
+
+def _canonical_play(steps: tuple) -> str:
+    text = _CANONICAL_PLAY.get(steps)
+    if text is None:
+        text = _CANONICAL_PLAY.put(steps, format_steps(sorted(steps, reverse=True),
+                                                       group=False))
+    return text
 
 _ROLL_TYPES = (m.Play, m.Dance, m.UnplayedRoll, m.IllegalPlayMarker)
 _ROLL_CLASSES = frozenset(_ROLL_TYPES)
@@ -95,8 +119,7 @@ def canonical_text(match: m.Match, report: MatchReport) -> str:
                 cell = f"roll {max(a.dice)}{min(a.dice)}"
                 if cls is m.Play:
                     steps = steps_of.get(id(a))
-                    cell += " " + (format_steps(sorted(steps, reverse=True), group=False)
-                                   if steps else a.play_text())
+                    cell += " " + (_canonical_play(tuple(steps)) if steps else a.play_text())
                 elif cls is not m.Dance:
                     cell += " " + a.written
             elif cls is m.Double:
@@ -297,7 +320,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                 if cls is m.Play:
                     row["play_written"] = a.play_text()
                     if rec is not None and rec.steps is not None:
-                        row["play"] = format_steps(rec.steps, group=False)
+                        row["play"] = _play_text(tuple(rec.steps))
                 else:
                     row["play_written"] = a.written
                     if cls is m.Dance and rec is not None and rec.position is not None:
@@ -320,7 +343,8 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                     pid = mid_g = xg = None
             row["position_id"], row["match_id_gnubg"], row["xgid"] = pid, mid_g, xg
             if rec is not None and rec.position is not None and rec.turn is not None:
-                mine, theirs = rec.position.pip_count()
+                pos = rec.position   # (its pip_count(), by maps at C speed)
+                mine, theirs = sum(map(_mul, pos.me, _POINTS)), sum(map(_mul, pos.opp, _POINTS))
                 row["pips0"], row["pips1"] = (mine, theirs) if rec.turn == 0 else (theirs, mine)
                 checked = True
             else:

@@ -20,8 +20,8 @@ from gamao_cli import model as m
 from gamao_cli.errors import DamagedFile, InputError, NotAMatchFile
 from gamao_cli.formats.xg import records as rec
 from gamao_cli.formats.xg.container import (ARCHIVE_RECORD_SIZE, HEADER_SIZE, read_container)
-from gamao_cli.formats.xg.reader import (read_xg, read_xg_records, read_xg_with_positions,
-                                         read_xgp)
+from gamao_cli.formats.xg.reader import (open_records, read_xg, read_xg_records,
+                                         read_xg_with_positions, read_xgp)
 from gamao_cli.formats import read_path
 from gamao_cli.ids import parse_xgid, position_id
 from gamao_cli.replay.replay import validate_match
@@ -162,6 +162,28 @@ def test_move_comments_are_kept():
     assert match.games[0].comments == [
         "move 2, Nicolas HARMAND: coup assez difficile",
         "move 3, Nicolas HARMAND: les double 66 sont toujpurs difficiles à trouver"]
+
+
+def test_records_pickle_and_copy_with_their_bytes():
+    # a move or cube record keeps a view of its bytes in the game stream,
+    # not a copy; pickled or copied, it carries the bytes themselves, and
+    # what it decodes from them later (the engine's list, the cube
+    # analysis) is the same
+    import copy
+    import pickle
+    _box, recs, _located = open_records(sample(CHARLOT), "c.xg")
+    moves = [r for r in recs if isinstance(r, rec.CheckerMove)]
+    cubes = [r for r in recs if isinstance(r, rec.CubeAction)]
+    assert moves and cubes and all(isinstance(r.raw, memoryview) for r in moves + cubes)
+    for r in moves + cubes:
+        back = pickle.loads(pickle.dumps(r))
+        assert back == r and type(back.raw) is bytes and back.raw == bytes(r.raw)
+        assert copy.deepcopy(r) == r
+    for r in moves:
+        assert pickle.loads(pickle.dumps(r)).candidates == r.candidates
+    for r in cubes:
+        assert pickle.loads(pickle.dumps(r)).analysis == r.analysis
+    assert any(r.candidates for r in moves) and any(r.analysis for r in cubes)
 
 
 def test_resigned_games_end_with_resign_and_win():

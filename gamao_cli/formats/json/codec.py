@@ -30,7 +30,7 @@ from gamao_cli.model import parse_steps
 from gamao_cli.replay.replay import GameResult, Replays, validate_match
 from gamao_cli.replay.snapshots import snapshots
 
-from ..base import Note, WriteResult
+from ..base import LazyAnalysis, Note, WriteResult
 from ..limits import MAX_DIGITS, MAX_JSON_DEPTH, fits, play_problem, too_long
 from ..mat.reader import roll_play_readable
 from ..textio import escape_surrogates
@@ -74,8 +74,10 @@ def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
         d["set_cube_owner"] = "centred" if a.cube_owner == m.CENTRED else a.cube_owner
         if a.written:
             d["written"] = a.written
-    if a.analysis is not None:
-        d["analysis"] = dict(a.analysis)
+    analysis = a.analysis
+    if analysis is not None:
+        d["analysis"] = analysis.copy() if isinstance(analysis, (dict, LazyAnalysis)) \
+            else dict(analysis)
     if record is not None:
         if record.steps is not None and isinstance(a, m.Play):
             d["steps"] = [{"from": s, "to": t, "hit": h} for s, t, h in record.steps]

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
-from gamao_cli.model.notation import BoundedCache, format_steps
-
 from ..base import Capabilities, LazyAnalysis, Source, WriteResult
+from .play_text import play_text as _play_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from gamao_cli.model import Match
@@ -84,16 +83,6 @@ def _figure(value: float) -> float | None:
 
 _UNREAD = object()
 
-_PLAY_TEXTS: BoundedCache[tuple, str] = BoundedCache(16384)
-
-
-def _play_text(steps: tuple[tuple[int, int], ...]) -> str:
-    """A candidate play in die-step notation (the same plays recur across a match)."""
-    text = _PLAY_TEXTS.get(steps)
-    if text is None:
-        text = _PLAY_TEXTS.put(steps, format_steps([(s, d, False) for s, d in steps]))
-    return text
-
 
 def _evaluation(e: Any) -> dict[str, float]:
     return {"win": round(e.win, 6), "gammon": round(e.gammon, 6),
@@ -102,20 +91,32 @@ def _evaluation(e: Any) -> dict[str, float]:
             "equity": round(e.equity, 6)}
 
 
-def _is_checker(action: Any, record: Any) -> bool:
-    from gamao_cli import model as m
+_KINDS: tuple | None = None
 
-    from . import records as r
-    return isinstance(record, r.CheckerMove) and isinstance(action, (m.Play, m.Dance,
-                                                                     m.UnplayedRoll))
+
+def _kinds() -> tuple:
+    """(XG's move record, its cube record, the model's roll actions, its
+    cube actions): imported once, on first use (not at start-up), since
+    :func:`_has_analysis` runs for every record of a match."""
+    global _KINDS
+    if _KINDS is None:
+        from gamao_cli import model as m
+
+        from . import records as r
+        _KINDS = (r.CheckerMove, r.CubeAction, (m.Play, m.Dance, m.UnplayedRoll),
+                  (m.Double, m.Take, m.Drop))
+    return _KINDS
+
+
+def _is_checker(action: Any, record: Any) -> bool:
+    move, _cube, rolls, _cubes = _kinds()
+    return isinstance(record, move) and isinstance(action, rolls)
 
 
 def _has_analysis(action: Any, record: Any) -> bool:
-    from gamao_cli import model as m
-
-    from . import records as r
-    return _is_checker(action, record) or \
-        (isinstance(record, r.CubeAction) and isinstance(action, (m.Double, m.Take, m.Drop)))
+    move, cube, rolls, cubes = _KINDS or _kinds()
+    return (isinstance(record, move) and isinstance(action, rolls)) or \
+        (isinstance(record, cube) and isinstance(action, cubes))
 
 
 def _no_doubles(recs: Sequence[Any]) -> dict[int, Any]:

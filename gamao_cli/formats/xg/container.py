@@ -168,7 +168,7 @@ def short_string(data: bytes, offset: int, capacity: int) -> str:
     'Bob'
     """
     n = min(data[offset], capacity)
-    raw = data[offset + 1:offset + 1 + n]
+    raw = bytes(data[offset + 1:offset + 1 + n])   # (data may be a memoryview)
     try:
         return raw.decode("cp1252")
     except UnicodeDecodeError:

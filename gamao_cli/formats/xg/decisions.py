@@ -29,9 +29,9 @@ from typing import Any
 from gamao_cli import model as m
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
                                           Depth, Luck, Probabilities)
-from gamao_cli.model.notation import format_steps
 
 from . import records as r
+from .play_text import play_text as _play_text
 
 PROGRAM = "eXtreme Gammon"
 #: XG's level for a rollout (its PLAYERLEVEL table: 100 and up roll out).
@@ -64,7 +64,7 @@ def checker_decision(action: Any, record: r.CheckerMove) -> CheckerDecision | No
         return None
     made = sorted(record.steps)
     played = next((i for i, c in enumerate(cands) if sorted(c.steps) == made), None)
-    candidates = tuple(Candidate(format_steps([(a, b, False) for a, b in c.steps]), float(c.evaluation.equity),
+    candidates = tuple(Candidate(_play_text(c.steps), float(c.evaluation.equity),
                                  _probabilities(c.evaluation), _depth(c.level), c.steps)
                        for c in cands)
     return CheckerDecision(player=_gp(record.player), dice=tuple(record.dice),

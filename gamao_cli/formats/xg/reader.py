@@ -47,7 +47,7 @@ record and its offset in the stream.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ... import model as m
@@ -287,6 +287,9 @@ class _GameBuild:
     header: r.GameHeader
     game: m.Game
     stated: list[StatedPosition]
+    #: the play comments waiting for their move numbers, known when the game
+    #: closes: (index in game.comments, index of the action, player, text)
+    numbered: list[tuple[int, int, str, str]] = field(default_factory=list)
 
 
 def _gp(xg_player: int) -> int:
@@ -376,6 +379,9 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
         if build is None:
             return
         _finish_game(build, end, match.length)
+        actions = build.game.actions
+        for slot, at, who, text in build.numbered:
+            build.game.comments[slot] = f"move {actions[at].move_number or 0}, {who}: {text}"
         if end is not None and comment(build.header.comment_footer):
             build.game.comments.append(comment(build.header.comment_footer))
         match.games.append(build.game)
@@ -429,8 +435,11 @@ def _matches(box: Container, recs: list[r.Record], located: _Located,
             text = comment(rec.comment)
             if text and new:
                 who = header.player1 if rec.player == 1 else header.player2
-                number = _move_number_of(build, len(new))
-                build.game.comments.append(f"move {number}, {who}: {text}")
+                # numbered when the game closes (numbering the game so far
+                # at each comment cost a file of comments quadratic time)
+                build.numbered.append((len(build.game.comments), len(build.stated) - len(new),
+                                       who, text))
+                build.game.comments.append("")
         elif isinstance(rec, r.GameEnd):
             if build is None:
                 raise located(r.RecordError("xg-record.end-no-game", {"index": rec.index},
@@ -453,12 +462,6 @@ def _recovered_note(box: Container) -> m.Notice:
     return m.Notice("GM030", "GM030.xg-archive", {
         "registry": got.registry, "data": got.data, "offset": got.offset, "size": got.size,
         "records": len(box.streams[GAME_STREAM]) // r.RECORD_SIZE})
-
-
-def _move_number_of(build: _GameBuild, added: int) -> int:
-    actions = [s.action for s in build.stated]
-    number_moves(actions)
-    return actions[-added].move_number or 0
 
 
 def read_xg_with_positions(data: bytes, path: str = ""

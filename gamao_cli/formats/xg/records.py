@@ -154,17 +154,12 @@ def sides(raw: Raw, checkers: int = 15) -> tuple[Side, Side]:
     """
     if len(raw) != 26:
         raise PositionError("xg-position.counts", {"count": len(raw)})
-    plus = [0] * 26
-    minus = [0] * 26
     if raw[0] > 0:
         raise PositionError("xg-position.negative-bar", {"count": raw[0]})
     if raw[25] < 0:
         raise PositionError("xg-position.positive-bar", {"count": raw[25]})
-    for i, n in enumerate(raw):
-        if n > 0:
-            plus[i] = n
-        elif n < 0:
-            minus[25 - i] = -n
+    plus = [n if n > 0 else 0 for n in raw]
+    minus = [-n if n < 0 else 0 for n in reversed(raw)]   # point i of minus is 25 - i of raw
     for key, side in (("xg-position.too-many-positive", plus),
                       ("xg-position.too-many-negative", minus)):
         on_board = sum(side)
@@ -370,8 +365,19 @@ class Evaluation:
         return cls(*(float(x) for x in figures))
 
 
+class _KeepsBytes:
+    """Pickles (and copies) a record whose ``raw`` is a view into its
+    stream with a copy of those bytes instead: a view does not pickle."""
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        if isinstance(state.get("raw"), memoryview):
+            state["raw"] = bytes(state["raw"])
+        return state
+
+
 @dataclass(frozen=True)
-class CubeAction:
+class CubeAction(_KeepsBytes):
     """Type 2: the cube decision of XG's player ``player`` (+1/-1) before a
     roll. ``double``: -2 the cube was not available, -1 no decision was
     made (the game ended there, or a position file stops there), 0 no
@@ -407,7 +413,7 @@ class CubeAction:
     def cube_value(self) -> int:
         return 1 << abs(self.cube_b)
 
-    raw: bytes = field(default=b"", repr=False, compare=False)   # the record's bytes
+    raw: bytes | memoryview = field(default=b"", repr=False, compare=False)   # its bytes
 
     @cached_property
     def analysis(self) -> CubeAnalysis | None:
@@ -431,7 +437,7 @@ class MoveCandidate:
 
 
 @dataclass(frozen=True)
-class CheckerMove:
+class CheckerMove(_KeepsBytes):
     """Type 3: XG's player ``player`` rolled ``dice`` and played ``moves``
     (XG's 8 integers; :attr:`steps` in gamao's numbering). ``played`` is
     False for a roll that was never played (the player resigned after
@@ -464,7 +470,7 @@ class CheckerMove:
     comment: int
     auto_doubles: int
 
-    raw: bytes = field(default=b"", repr=False, compare=False)   # the record's bytes
+    raw: bytes | memoryview = field(default=b"", repr=False, compare=False)   # its bytes
 
     @property
     def steps(self) -> list[tuple[int, int]]:
@@ -631,6 +637,16 @@ def _cube_analysis(r: bytes) -> CubeAnalysis | None:
                         choice=choice)
 
 
+def _built(cls, fields: dict):
+    """An instance of the frozen dataclass ``cls`` holding ``fields`` (every
+    field), made without its generated ``__init__``, which sets each field
+    through ``object.__setattr__``: the same object, at a fraction of the
+    cost, for the records a match has hundreds of thousands of."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
 def _player(value: int, index: int, at: int) -> int:
     if value not in (1, -1):
         raise RecordError("xg-record.player", {"index": index, "value": value}, at)
@@ -646,10 +662,9 @@ _MOVE_RECORD = Msg("xg.move-record", {})
 _CUBE_RECORD = Msg("xg.cube-record", {})
 
 
-def _cube_action(r: bytes, index: int, at: int, version: int) -> CubeAction:
-    head = _CA_HEAD.unpack_from(r, 12)
-    player, dbl, take, br, rr, cube_b = head[:6]
-    _player(player, index, at + 12)
+def _cube_fields(index: int, at: int, dbl: int, take: int, br: int, rr: int) -> None:
+    """Raise the error for the first field of a cube record that holds a
+    value XG never writes."""
     for name, value, allowed, where in (("xg.field-double", dbl, (-2, -1, 0, 1), 16),
                                         ("xg.field-take", take, (-1, 0, 1, 2), 20),
                                         ("xg.field-beaver", br, (-1, 0, 1, 2), 24),
@@ -658,22 +673,33 @@ def _cube_action(r: bytes, index: int, at: int, version: int) -> CubeAction:
             raise RecordError("xg-record.cube-field",
                               {"index": index, "field": Msg(name, {}), "value": value,
                                "allowed": ", ".join(map(str, allowed))}, at + where)
+
+
+def _cube_action(r: bytes, index: int, at: int, version: int) -> CubeAction:
+    head = _CA_HEAD.unpack_from(r, 12)
+    player, dbl, take, br, rr, cube_b = head[:6]
+    _player(player, index, at + 12)
+    if not (-2 <= dbl <= 1 and -1 <= take <= 2 and -1 <= br <= 2 and -1 <= rr <= 1):
+        _cube_fields(index, at, dbl, take, br, rr)
     if abs(cube_b) > 30:
         raise RecordError("xg-record.cube", {"index": index, "power": abs(cube_b)}, at + 32)
     (error_double, error_take, rollout_index, error_beaver, error_raccoon, invalid, flagged,
      comment) = _CA_FIGURES.unpack_from(r, 200)
-    return CubeAction(
+    return _built(CubeAction, dict(
         index=index, offset=at, player=player, double=dbl, take=take, beaver_answer=br,
-        raccoon_answer=rr, cube_b=cube_b, position=head[6:32], raw=r,
+        raccoon_answer=rr, cube_b=cube_b, position=head[6:32],
         error_double=error_double, error_take=error_take, error_beaver=error_beaver,
         error_raccoon=error_raccoon, dice_rolled=short_string(r, 208, 2),
         rollout_index=rollout_index, invalid=invalid, flagged=flagged, comment=comment,
-        auto_doubles=_auto_doubles(r, at, 300, _CUBE_RECORD, index) if version >= 27 else 0)
+        auto_doubles=_auto_doubles(r, at, 300, _CUBE_RECORD, index) if version >= 27 else 0,
+        raw=r))
 
 
 _CANDIDATE_MOVES = struct.Struct("<256b")     # 32 candidates x 8 move values
 _CANDIDATE_LEVELS = struct.Struct("<" + "hBb" * 32)
 _CANDIDATE_FIGURES = struct.Struct("<224f")   # 32 candidates x 7 figures
+_EVALUATION_FIELDS = ("opp_backgammon", "opp_gammon", "opp_win", "win", "gammon", "backgammon",
+                      "equity")
 
 
 def _candidates(r: bytes) -> tuple[MoveCandidate, ...]:
@@ -685,10 +711,12 @@ def _candidates(r: bytes) -> tuple[MoveCandidate, ...]:
     moves = _CANDIDATE_MOVES.unpack_from(r, 1024)
     levels = _CANDIDATE_LEVELS.unpack_from(r, 1280)
     figures = _CANDIDATE_FIGURES.unpack_from(r, 1408)
-    return tuple(MoveCandidate(steps=tuple(move_steps(moves[8 * k:8 * k + 8])),
-                               evaluation=Evaluation(*figures[7 * k:7 * k + 7]),
-                               level=levels[3 * k], is_double=bool(levels[3 * k + 1]))
-                 for k in range(n))
+    # (built without the frozen dataclasses' __init__: an analysed match has
+    # hundreds of thousands of candidates)
+    return tuple(_built(MoveCandidate, {
+        "steps": tuple(move_steps(moves[8 * k:8 * k + 8])),
+        "evaluation": _built(Evaluation, dict(zip(_EVALUATION_FIELDS, figures[7 * k:7 * k + 7]))),
+        "level": levels[3 * k], "is_double": bool(levels[3 * k + 1])}) for k in range(n))
 
 
 # The fields of a checker-move record, read with three unpacks (their byte
@@ -710,19 +738,19 @@ def _checker_move(r: bytes, index: int, at: int, version: int) -> CheckerMove:
     if not (1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
         raise RecordError("xg-record.dice", {"index": index, "d1": dice[0], "d2": dice[1]},
                           at + 100)
-    if played:
+    if played and not (min(moves[0::2]) >= -1 and min(moves[1::2]) >= -6 and max(moves) <= 24):
         for k, v in enumerate(moves):
             low = -1 if k % 2 == 0 else -6       # a 'to' below -1 is off: from minus the die
             if not low <= v <= 24:
                 raise RecordError("xg-record.move-from" if k % 2 == 0 else "xg-record.move-to",
                                   {"index": index, "value": v, "low": low}, at + 68 + 4 * k)
     level, invalid, flagged, comment = _CM_MARKS.unpack_from(r, 2472)
-    return CheckerMove(
+    return _built(CheckerMove, dict(
         index=index, offset=at, player=player, dice=dice, moves=moves,
         position=head[0:26], position_after=head[26:52], cube_a=head[63], played=played,
         error=error, luck=luck, choice=choice, initial_equity=initial_equity,
         raw=r, analysis_level=level, invalid=invalid, flagged=flagged, comment=comment,
-        auto_doubles=_auto_doubles(r, at, 2540, _MOVE_RECORD, index) if version >= 27 else 0)
+        auto_doubles=_auto_doubles(r, at, 2540, _MOVE_RECORD, index) if version >= 27 else 0))
 
 
 def _game_end(r: bytes, index: int, at: int) -> GameEnd:
@@ -757,10 +785,14 @@ def read_records(stream: bytes) -> list[Record]:
         raise RecordError("xg-record.stream-empty", {}, 0)
     out: list[Record] = []
     version = 0
+    # the records of plays and cube actions (nearly all) keep a view of
+    # their bytes in the stream, not a copy: the stream is kept whole anyway
+    view = memoryview(stream).toreadonly()
     for index in range(len(stream) // RECORD_SIZE):
         at = index * RECORD_SIZE
-        r = stream[at:at + RECORD_SIZE]
-        kind = r[8]
+        kind = stream[at + 8]
+        r = view[at:at + RECORD_SIZE] if kind == CHECKER_MOVE or kind == CUBE_ACTION \
+            else stream[at:at + RECORD_SIZE]
         if index == 0 and kind != MATCH_HEADER:
             raise RecordError("xg-record.first-type", {"kind": kind}, 8)
         if kind == MATCH_HEADER:
