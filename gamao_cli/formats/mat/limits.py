@@ -80,6 +80,8 @@ def check_repeats(text: str, path: str) -> None:
 
 
 _CELL_DICE = re.compile(r"(?<![^ \t])[0-9]{2}:[ \t]+")
+# a whole line longer than 4 * 2 * MAX_MOVEMENTS characters (tried at line starts only)
+_LONG_LINE = re.compile(r"^[^\n]{%d,}" % (4 * 2 * MAX_MOVEMENTS + 1), re.M)
 
 
 def check_long_plays(text: str, path: str) -> None:
@@ -92,9 +94,13 @@ def check_long_plays(text: str, path: str) -> None:
     limit = 2 * MAX_MOVEMENTS
     if text.count("/") <= limit:
         return
-    for number, line in enumerate(text.split("\n"), 1):
-        if len(line) <= 4 * limit or line.count("/") <= limit:
+    number, counted = 1, 0   # the line number at index ``counted``
+    for lm in _LONG_LINE.finditer(text):   # the lines of more than 4 * limit characters
+        line = lm.group()
+        if line.count("/") <= limit:
             continue
+        number += text.count("\n", counted, lm.start())
+        counted = lm.start()
         starts = [cm.end() for cm in _CELL_DICE.finditer(line)] or [0]
         for i, at in enumerate(starts):
             end = starts[i + 1] if i + 1 < len(starts) else len(line)
