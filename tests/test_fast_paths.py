@@ -239,6 +239,23 @@ def test_the_fast_replay_reports_what_the_full_replay_reports():
     assert sum(len(g) for f in fast if f[0] != "raised" for g in f[-1]) > 10_000
 
 
+def test_plays_out_of_turn_and_dice_off_the_die_in_a_row_go_the_full_way():
+    # the plays of a game are replayed in a row; one the fast path does not
+    # take (the same player twice, a 7 on a die) goes the full way and the
+    # replay goes on after it (it once looped on such a play forever)
+    text = (" 1 point match\n\n Game 1\n A : 0                          B : 0\n"
+            "  1) 31: 8/5 6/5                    62: 24/18 13/11\n"
+            "  2) 64: 24/18 13/9\n"
+            "  3) 71: 13/6 13/12                  52: 13/8 13/11\n"
+            "  4) 21: 6/4 5/4                    43: 24/20 13/10\n")
+    [match] = read_matches(text, "turns.mat")
+    fast = report_dump(match)
+    assert fast == report_dump(match, fast=False)
+    codes = [d["code"] for d in fast[0]]
+    assert "GM213" in codes and "GM101" in codes, codes
+    assert fast[3] == 7   # every play replayed
+
+
 @needs_corpus
 def test_the_fast_replay_matches_the_full_replay_on_the_corpus():
     files = corpus_match_files()[::7]

@@ -425,8 +425,10 @@ class _GameReplay:
         as :meth:`play` replays each (a validation without records: its
         fast path, else :meth:`play_in_full`), in one loop on local
         variables: the side arrays, whose turn it is. Returns the index of
-        the first action not replayed (not a play, or a play the loop leaves
-        to :meth:`play`: out of turn, dice off the die, after the end).
+        the first action not replayed: the first that is not a play, or the
+        one after the first play that goes the full way (out of turn, dice
+        off the die, an irregular play: the loop stops there), or after the
+        play that ends the game.
 
         Each play's die steps (:meth:`Resolver.plan`) are kept with its text
         (:class:`~gamao_cli.model.PlayText`), which all the plays written
@@ -450,11 +452,14 @@ class _GameReplay:
         start, n = i, len(actions)
         while i < n:
             a = actions[i]
-            if a.__class__ is not Play or a.player != turn:
-                break
+            if a.__class__ is not Play:
+                break   # (never the first: the caller gives a play)
             d1, d2 = a.dice
-            if d1 not in die or d2 not in die:
-                break
+            if a.player != turn or d1 not in die or d2 not in die:
+                # out of turn, dice off the die: the full way, as play() sends it
+                self._done(me, opp, turn, i - start)
+                self.play_in_full(a)
+                return i + 1
             roll = d1 << 3 | d2
             written = a._written   # the text's memo, while the play is its text
             memo = written.plan if written is not None and a._moves is None else None
@@ -1247,8 +1252,12 @@ def _marks_hits(match: m.Match) -> bool:
     Play = m.Play
     for g in match.games:
         for a in g.actions:
-            if type(a) is Play and (a.shape or a.play_shape())[1]:
-                return True
+            if type(a) is Play:
+                written = a._written   # a play still its text: no mark without a "*"
+                if written is not None and a._moves is None and "*" not in written.text:
+                    continue
+                if (a.shape or a.play_shape())[1]:
+                    return True
     return False
 
 
