@@ -239,6 +239,23 @@ def test_the_fast_replay_reports_what_the_full_replay_reports():
     assert sum(len(g) for f in fast if f[0] != "raised" for g in f[-1]) > 10_000
 
 
+def test_plays_out_of_turn_and_dice_off_the_die_in_a_row_go_the_full_way():
+    # the plays of a game are replayed in a row; one the fast path does not
+    # take (the same player twice, a 7 on a die) goes the full way and the
+    # replay goes on after it (it once looped on such a play forever)
+    text = (" 1 point match\n\n Game 1\n A : 0                          B : 0\n"
+            "  1) 31: 8/5 6/5                    62: 24/18 13/11\n"
+            "  2) 64: 24/18 13/9\n"
+            "  3) 71: 13/6 13/12                  52: 13/8 13/11\n"
+            "  4) 21: 6/4 5/4                    43: 24/20 13/10\n")
+    [match] = read_matches(text, "turns.mat")
+    fast = report_dump(match)
+    assert fast == report_dump(match, fast=False)
+    codes = [d["code"] for d in fast[0]]
+    assert "GM213" in codes and "GM101" in codes, codes
+    assert fast[3] == 7   # every play replayed
+
+
 @needs_corpus
 def test_the_fast_replay_matches_the_full_replay_on_the_corpus():
     files = corpus_match_files()[::7]
@@ -329,3 +346,105 @@ def test_play_in_written_order_is_resolve_plays_reading():
                 assert sorted(hits) == sorted(t for _s, t, h in res.steps if h)
                 assert play_is_legal(pos, d1, d2, res)
     assert taken > 1000
+
+
+def _kernel_reading(me, opp, plan):
+    """A plan played die step by die step with the kernel itself
+    (die_step, move_checker): the hits, or None at the first refused step."""
+    from gamao_cli.rules.steps import POINT, die_step, move_checker
+    hits = []
+    for cur, d in plan:
+        t = die_step(me, opp, cur, d)
+        if t < 0:
+            return None
+        t &= POINT
+        if move_checker(me, opp, cur, t):
+            hits.append(t)
+    return tuple(hits)
+
+
+def test_play_plan_applies_the_kernels_rule():
+    from gamao_cli.rules.resolve import _written_order_plan, play_plan
+    rng = random.Random(17)
+    played = refused = unmarked = 0
+    for pos in random_positions(500, seed=9):
+        for d1, d2 in rng.sample(ROLLS, 4):
+            for moves in readings(pos, d1, d2, rng):
+                found = _written_order_plan(moves, d1, d2)
+                if not found or not found[0]:
+                    continue
+                plan = tuple(found[0])
+                me, opp = list(pos.me), list(pos.opp)
+                kme, kopp = list(pos.me), list(pos.opp)
+                expected = _kernel_reading(kme, kopp, plan)
+                got = play_plan(me, opp, plan, None)
+                assert got == expected, (pos, plan)
+                if got is None:
+                    assert (me, opp) == (list(pos.me), list(pos.opp))  # as they were
+                    refused += 1
+                    continue
+                assert (me, opp) == (kme, kopp)
+                played += 1
+                # hit marks that are not the hits: refused, the arrays as they were
+                wrong = frozenset(set(got) ^ {rng.randint(1, 24)})
+                me, opp = list(pos.me), list(pos.opp)
+                assert play_plan(me, opp, plan, wrong) is None
+                assert (me, opp) == (list(pos.me), list(pos.opp))
+                me, opp = list(pos.me), list(pos.opp)
+                assert play_plan(me, opp, plan, frozenset(got)) == got
+                unmarked += not got
+    assert played > 3000 and refused > 1000 and unmarked > 1000
+
+
+def tight_positions(n: int, seed: int) -> list[board.Position]:
+    """Positions where a roll often cannot be played in full: checkers on
+    the bar against a home board of made points, and the last checkers of
+    a bear-off."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        me, opp = [0] * 26, [0] * 26
+        if rng.random() < 0.5:   # on the bar against made points
+            me[25] = rng.randint(1, 3)
+            left = 15 - me[25]
+            for p in rng.sample(range(1, 7), rng.randint(3, 6)):
+                opp[p] = 2
+            opp[rng.randint(13, 24)] = 15 - sum(opp)
+            while left:
+                p = rng.randint(1, 24)
+                if not opp[25 - p]:
+                    me[p] += 1
+                    left -= 1
+        else:                    # bearing off the last checkers
+            for _ in range(rng.randint(1, 4)):
+                me[rng.randint(1, 6)] += 1
+            me[0] = 15 - sum(me)
+            for p in rng.sample(range(1, 25), 5):
+                opp[p] += 3
+        out.append(board.Position(tuple(me), tuple(opp)))
+    return out
+
+
+def test_a_play_of_fewer_dice_is_resolve_plays_reading():
+    from gamao_cli.rules.resolve import Resolver, fewer_dice_plan
+    resolver = Resolver(memo=False)
+    rng = random.Random(19)
+    taken = left = 0
+    for pos in tight_positions(400, seed=10):
+        for d1, d2 in rng.sample(ROLLS, 8):
+            for moves in readings(pos, d1, d2, rng):
+                plan = fewer_dice_plan(tuple(moves), d1, d2)
+                if not plan:
+                    continue
+                me, opp = list(pos.me), list(pos.opp)
+                hits = resolver.play_fewer_in_place(me, opp, plan, d1, d2)
+                res = resolve_play(pos, moves, d1, d2)
+                if hits is None:
+                    assert (me, opp) == (list(pos.me), list(pos.opp))
+                    left += 1
+                    continue
+                taken += 1
+                assert res.legal and res.dice_used == len(plan) < (4 if d1 == d2 else 2)
+                assert res.position == board.Position(tuple(me), tuple(opp))
+                assert sorted(hits) == sorted(t for _s, t, h in res.steps if h)
+    assert taken > 500 and left > 500, (taken, left)

@@ -95,6 +95,7 @@ class Source:
         self.label = label if label is not None else ("<stdin>" if path == "-" else path)
         self._data = data
         self._head: bytes | None = None
+        self._whole: bytes | None = None   # a small file's bytes, read by head()
         self.encoding: str | None = None
 
     @classmethod
@@ -144,16 +145,27 @@ class Source:
             elif self._is_stream():   # read once: a second open would find it empty
                 self._data = textio.read_file_bytes(self.path, limit=STREAM_LIMIT)
             else:
+                whole = self._whole   # read by head(), once
+                if whole is not None:
+                    self._whole = None
+                    return whole
                 return textio.read_file_bytes(self.path)
         return self._data
 
     def head(self, size: int = HEAD_SIZE) -> bytes:
-        """The first ``size`` bytes (fewer for a shorter input)."""
+        """The first ``size`` bytes (fewer for a shorter input). A regular
+        file no bigger than the head is read whole, once: :meth:`read_bytes`
+        then gives those bytes (most records are that small, and one read
+        costs less than two)."""
         if self._head is None or len(self._head) < size:
             if self.in_memory:
                 self._head = self.read_bytes()[:size]
             else:
-                self._head = textio.read_file_head(self.path, size)
+                whole = self.size()
+                if whole is not None and whole <= size:
+                    self._whole = self._head = textio.read_file_bytes(self.path)
+                else:
+                    self._head = textio.read_file_head(self.path, size)
         return self._head[:size]
 
     def read_text(self) -> str:

@@ -266,7 +266,7 @@ class PlayText:
     the steps of one of them, ``shape_of(text)`` their common
     (movements, hit-marked points), kept in :attr:`shape` once made."""
 
-    __slots__ = ("text", "steps_of", "shape_of", "shape", "display")
+    __slots__ = ("text", "steps_of", "shape_of", "shape", "display", "plan")
 
     def __init__(self, text: str, steps_of, shape_of):
         self.text = text
@@ -274,6 +274,10 @@ class PlayText:
         self.shape_of = shape_of
         self.shape: tuple | None = None
         self.display: str | None = None   # Play.play_text of its plays, once made
+        # what the replay works out of the text and a roll, once for all the
+        # plays written alike: (roll, die steps, hit-marked points); the
+        # model never reads it
+        self.plan: tuple | None = None
 
 
 @dataclass(slots=True)

@@ -40,6 +40,7 @@ from gamao_cli.messages import Msg
 from gamao_cli.model.notation import format_steps
 from gamao_cli.rules import CubeState, Offer, Outcome, Position, Resolver, Why
 from gamao_cli.rules.position import _position
+from gamao_cli.rules.resolve import fewer_dice_plan, play_plan
 
 from .diagnostics import Diagnostic, SeverityCounts
 from .record_rules import Rules
@@ -421,6 +422,89 @@ class _GameReplay:
                     cube.turn = 1 - a.player
                     return
         self.play_in_full(a)
+
+    def plays(self, actions: list, i: int) -> int:
+        """Replay the play ``actions[i]`` and the plays after it, in a row,
+        as :meth:`play` replays each (a validation without records: its
+        fast path, else :meth:`play_in_full`), in one loop on local
+        variables: the side arrays, whose turn it is. Returns the index of
+        the first action not replayed: the first that is not a play, or the
+        one after the first play that goes the full way (out of turn, dice
+        off the die, an irregular play: the loop stops there), or after the
+        play that ends the game.
+
+        Each play's die steps (:meth:`Resolver.plan`) are kept with its text
+        (:class:`~gamao_cli.model.PlayText`), which all the plays written
+        alike share, and played by :func:`~gamao_cli.rules.resolve.play_plan`."""
+        cube = self.cube
+        turn = cube.turn
+        if not self.quiet or cube.pending is not None or turn is None:
+            self.play(actions[i])   # the opening, or what goes the full way
+            return i + 1
+        if not self._sides_ok:
+            pos = self.pos
+            if pos is None:
+                self.play_in_full(actions[i])
+                return i + 1
+            self.me, self.opp = list(pos.me), list(pos.opp)
+            self._sides_ok = True
+        me, opp = self.me, self.opp
+        marks = self.marks_hits
+        plan_of, fewer = self.resolver.plan, self.resolver.play_fewer_in_place
+        Play, die = m.Play, _DIE
+        start, n = i, len(actions)
+        while i < n:
+            a = actions[i]
+            if a.__class__ is not Play:
+                break   # (never the first: the caller gives a play)
+            d1, d2 = a.dice
+            if a.player != turn or d1 not in die or d2 not in die:
+                # out of turn, dice off the die: the full way, as play() sends it
+                self._done(me, opp, turn, i - start)
+                self.play_in_full(a)
+                return i + 1
+            roll = d1 << 3 | d2
+            written = a._written   # the text's memo, while the play is its text
+            memo = written.plan if written is not None and a._moves is None else None
+            if memo is None or memo[0] != roll:
+                shape = a.shape or a.play_shape()
+                plan = plan_of(shape[0], d1, d2)
+                memo = (roll, plan, shape[1],
+                        () if plan else fewer_dice_plan(shape[0], d1, d2))
+                if written is not None and a._moves is None:
+                    written.plan = memo
+            plan = memo[1]
+            off = me[0]
+            if plan:
+                hits = play_plan(me, opp, plan, memo[2] if marks else None)
+            elif memo[3]:   # a play of fewer dice than the roll
+                hits = fewer(me, opp, memo[3], d1, d2, memo[2] if marks else None)
+            else:
+                hits = None
+            if hits is None:
+                # the full way (with the state as the plays before left it)
+                self._done(me, opp, turn, i - start)
+                self.play_in_full(a)
+                return i + 1
+            i += 1
+            if me[0] != off and not any(me[1:]):  # the last checker borne off
+                self.end = (turn, board.outcome_of(_position(tuple(me), tuple(opp))))
+                self.quiet = False
+                self._done(opp, me, 1 - turn, i - start)
+                return i
+            me, opp = opp, me   # as the opponent, next on roll, sees it
+            turn = 1 - turn
+        self._done(me, opp, turn, i - start)
+        return i
+
+    def _done(self, me: list[int], opp: list[int], turn: int, plays: int) -> None:
+        """The state :meth:`plays` leaves after ``plays`` plays: the side
+        arrays, seen by ``turn``, the player on roll."""
+        if plays:
+            self.me, self.opp = me, opp
+            self._pos_ok = False
+            self.moves += plays
+            self.cube.turn = turn
 
     def play_in_full(self, a: m.Play) -> None:
         if self.after_end(a):
@@ -951,6 +1035,10 @@ class _MatchValidator:
         previous_number = 0
         games = match.games
         handlers = self.handlers
+        # plays in a row, in one loop (_GameReplay.plays), when each would
+        # take play(): no records to keep, no stated positions to check
+        Play = m.Play
+        in_a_row = handlers.get(Play) is _GameReplay.play and not self.keep
         started = self.start_in_the_middle(games)
         for gi, game in enumerate(games):
             skipped = game.number > previous_number + 1 and gi > 0
@@ -980,7 +1068,14 @@ class _MatchValidator:
             result = GameResult(game.number, score_before=(self.score[0], self.score[1]),
                                 crawford=crawford)
             g = _GameReplay(self, game, start, crawford, self.keep)
-            for a in game.actions:
+            actions = game.actions
+            i, n = 0, len(actions)
+            while i < n:
+                a = actions[i]
+                if a.__class__ is Play and in_a_row:
+                    i = g.plays(actions, i)
+                    continue
+                i += 1
                 try:
                     handler = handlers[a.__class__]
                 except KeyError:  # no action of the model: nothing to replay
@@ -1207,8 +1302,12 @@ def _marks_hits(match: m.Match) -> bool:
     Play = m.Play
     for g in match.games:
         for a in g.actions:
-            if type(a) is Play and (a.shape or a.play_shape())[1]:
-                return True
+            if type(a) is Play:
+                written = a._written   # a play still its text: no mark without a "*"
+                if written is not None and a._moves is None and "*" not in written.text:
+                    continue
+                if (a.shape or a.play_shape())[1]:
+                    return True
     return False
 
 

@@ -258,6 +258,78 @@ def _take_back(me: list[int], opp: list[int], plan: Sequence[tuple[int, int]], n
         unmove_checker(me, opp, cur, t, hit)
 
 
+def fewer_dice_plan(moves: Sequence[Move], d1: int, d2: int) -> tuple[tuple[int, int], ...]:
+    """The die steps ``(from, die)`` of the written-order reading of
+    ``moves`` with ``d1``-``d2`` when it fits but leaves dice unused (a play
+    of fewer dice than the roll: a checker that enters and no more, the
+    last checkers borne off), else ``()``.
+
+    >>> fewer_dice_plan(((25, 24),), 6, 1), fewer_dice_plan(((13, 7), (8, 7)), 6, 1)
+    (((25, 1),), ())
+    """
+    found = _written_order_plan(moves, d1, d2)
+    return tuple(found[0]) if found and found[1] and found[0] else ()
+
+
+def play_plan(me: list[int], opp: list[int], plan: Sequence[tuple[int, int]],
+              marked: frozenset[int] | None) -> tuple[int, ...] | None:
+    """Play the die steps ``(from, die)`` of ``plan`` (:meth:`Resolver.plan`)
+    on the side arrays (the mover's ``me``, the opponent's ``opp``), each
+    step as :func:`~gamao_cli.rules.steps.die_step` allows it and as
+    :func:`~gamao_cli.rules.steps.move_checker` moves it: when every step is
+    legal (and, given ``marked``, the points hit are the points the record
+    marks), the arrays hold the position after the play and the points hit
+    are returned; else ``None``, the arrays as they were.
+
+    This is the replay's hot path, so the rule of one die step is applied
+    here inline, without a call a step: the same tests in the same order as
+    :func:`~gamao_cli.rules.steps.die_step` (tests/test_fast_paths.py plays
+    every plan of every roll both ways on random positions and compares).
+
+    >>> me = [0] * 26; opp = [0] * 26
+    >>> me[8] = me[6] = 1; opp[25 - 5] = 1
+    >>> play_plan(me, opp, ((8, 3), (6, 1)), None), me[5], opp[25]
+    ((5,), 2, 1)
+    >>> play_plan(me, opp, ((5, 6), (5, 2)), frozenset({3})), me[5], me[0]  # 3 is no hit
+    (None, 2, 0)
+    >>> play_plan(me, opp, ((5, 6), (5, 2)), None), me[5], me[0], me[3]
+    ((), 0, 1, 1)
+    >>> opp[25 - 1] = 2   # the opponent holds my 1 point
+    >>> play_plan(me, opp, ((3, 1), (2, 1)), None), me[3], me[2]
+    (None, 1, 0)
+    """
+    hits: tuple[int, ...] = ()
+    done = 0
+    for cur, d in plan:
+        if not me[cur] or (me[25] and cur != 25):
+            break                       # no checker there; the bar first
+        t = cur - d
+        if t > 0:
+            o = opp[25 - t]
+            if o > 1:
+                break                   # the point is held
+            me[cur] -= 1
+            me[t] += 1
+            if o:                       # a lone checker there: hit
+                opp[25 - t] = 0
+                opp[25] += 1
+                hits += (t,)
+        else:                           # bearing off
+            if any(me[7:]) or (t and any(me[cur + 1:7])):
+                break                   # checkers outside, or one higher
+            me[cur] -= 1
+            me[0] += 1
+        done += 1
+    else:
+        if hits:
+            if marked is None or set(hits) == marked:
+                return hits
+        elif not marked:
+            return hits
+    _take_back(me, opp, plan, done, hits)
+    return None
+
+
 def _hit_disagreement(steps: Sequence[Step], marked: frozenset[int] | None) -> int:
     """How many points the hits of ``steps`` and the hit marks disagree on."""
     if marked is None:
@@ -346,37 +418,47 @@ class Resolver:
         points the record marks), the arrays then hold the position after
         the play, still from the mover's side, and the points hit are
         returned; else ``None``, the arrays as they were. This is the
-        replay's hot path: no position is built."""
+        replay's hot path: no position is built (:func:`play_plan` on
+        :meth:`plan`)."""
         # the plans are keyed by the movements, then by the roll (an int)
         try:
             plan = self.plans.data[moves][d1 << 3 | d2]
         except KeyError:
             plan = self._plan(moves, d1, d2)
-        if not plan:
+        return play_plan(me, opp, plan, marked) if plan else None
+
+    def play_fewer_in_place(self, me: list[int], opp: list[int], plan: Sequence[tuple[int, int]],
+                            d1: int, d2: int, marked: frozenset[int] | None = None
+                            ) -> tuple[int, ...] | None:
+        """:func:`play_plan` for the written-order reading of a play that
+        uses fewer dice than the roll gives (``plan``:
+        :func:`fewer_dice_plan`), when that is plainly legal: it uses as
+        many dice as the roll can (and, a single die of two, the higher one
+        or the only one that can be played), which is what
+        :meth:`play_is_legal` finds without listing plays. Else ``None``,
+        the arrays as they were (the full path decides: :meth:`resolve_play`
+        then finds this reading, or another)."""
+        pos = _position(tuple(me), tuple(opp))
+        hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
+        used = len(plan)
+        if used != max_dice_playable(pos, hi, lo):
             return None
-        hits: tuple[int, ...] = ()
-        for step in plan:
-            cur, d = step
-            t = die_step(me, opp, cur, d)
-            if t < 0:
-                # (the steps of a plan are distinct objects, equal ones too)
-                _take_back(me, opp, plan, next(i for i, s in enumerate(plan) if s is step), hits)
+        if used == 1 and hi != lo:
+            src, d = plan[0]
+            if src <= d or not (d == hi or not die_playable(pos, hi)):
                 return None
-            if t & HIT:   # a hit: the one place that hits does it
-                t &= POINT
-                move_checker(me, opp, cur, t)
-                hits += (t,)
-            else:         # a checker moving, no more
-                me[cur] -= 1
-                me[t] += 1
-        if hits:
-            if marked is not None and set(hits) != marked:
-                _take_back(me, opp, plan, len(plan), hits)
-                return None
-        elif marked:
-            _take_back(me, opp, plan, len(plan), hits)
-            return None
-        return hits
+        return play_plan(me, opp, plan, marked)
+
+    def plan(self, moves: tuple[Move, ...], d1: int, d2: int) -> tuple[tuple[int, int], ...]:
+        """The die steps ``(from, die)`` of the written-order reading of
+        ``moves`` with ``d1``-``d2`` when it plays the whole roll (what
+        :func:`play_plan` takes), else ``()`` (the full path decides).
+        Kept in :attr:`plans`; a caller may keep it too (it depends on
+        ``moves`` and the roll only)."""
+        try:
+            return self.plans.data[moves][d1 << 3 | d2]
+        except KeyError:
+            return self._plan(moves, d1, d2)
 
     def steps_in_place(self, moves: tuple[Move, ...], d1: int, d2: int,
                        hits: tuple[int, ...]) -> tuple[Step, ...]:

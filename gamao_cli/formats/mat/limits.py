@@ -80,6 +80,9 @@ def check_repeats(text: str, path: str) -> None:
 
 
 _CELL_DICE = re.compile(r"(?<![^ \t])[0-9]{2}:[ \t]+")
+# a line break and the whole line after it, when longer than 4 * 2 * MAX_MOVEMENTS
+# characters (the search for the line break itself runs at C speed)
+_LONG_LINE = re.compile(r"\n([^\n]{%d,})" % (4 * 2 * MAX_MOVEMENTS + 1))
 
 
 def check_long_plays(text: str, path: str) -> None:
@@ -92,9 +95,16 @@ def check_long_plays(text: str, path: str) -> None:
     limit = 2 * MAX_MOVEMENTS
     if text.count("/") <= limit:
         return
-    for number, line in enumerate(text.split("\n"), 1):
-        if len(line) <= 4 * limit or line.count("/") <= limit:
+    number, counted = 1, 0   # the line number at index ``counted``
+    # the lines of more than 4 * limit characters (a line break before the
+    # first line, so that every line is found after one)
+    for lm in _LONG_LINE.finditer("\n" + text):
+        line = lm.group(1)
+        if line.count("/") <= limit:
             continue
+        at = lm.start()   # (in ``text``, the line starts here)
+        number += text.count("\n", counted, at)
+        counted = at
         starts = [cm.end() for cm in _CELL_DICE.finditer(line)] or [0]
         for i, at in enumerate(starts):
             end = starts[i + 1] if i + 1 < len(starts) else len(line)
