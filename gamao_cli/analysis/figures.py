@@ -296,10 +296,14 @@ class _GameWalk:
         self.states: dict[int, CubeState] = {}
 
     def note(self, a: m.ActionType, p: int, kind: str, error: float, skill: float,
-             state: CubeState, counted: bool, forced: bool = False) -> None:
-        """Keep what one decision cost (:class:`DecisionError`)."""
+             state: CubeState, counted: bool, forced: bool = False,
+             mark: str | None = "") -> None:
+        """Keep what one decision cost (:class:`DecisionError`); ``mark``
+        the program's stated mark where the record states every mark, else
+        the one the error's size gives."""
         mwc = -self.met.cost(skill, state) + 0.0 if self.length else None
-        mark = _skill(-max(error, 0.0))
+        if mark == "":
+            mark = _skill(-max(error, 0.0))
         self.f.errors.setdefault(id(a), []).append(
             DecisionError(p, kind, max(error, 0.0) + 0.0, mwc, counted, forced,
                           None if mark == "none" else mark))
@@ -356,9 +360,12 @@ class _GameWalk:
         f, p = self.f, c.player
         loss = c.equity_loss or 0.0
         skill = -loss
-        f.marked[_skill(skill)][p] += 1
+        # the program's own marks where the record states them (decided on
+        # the unrounded equities), else marks by the size of the loss
+        mark = (c.mark or "none") if c.marks_stated else _skill(skill)
+        f.marked[mark][p] += 1
         if c.forced:
-            self.note(a, p, "checker", loss, skill, state, False, forced=True)
+            self.note(a, p, "checker", loss, skill, state, False, forced=True, mark=mark)
             return
         f.unforced[p] += 1
         f.checker_error[p] += loss
@@ -366,7 +373,7 @@ class _GameWalk:
         counts = self._checker_counts(c)
         if counts:
             f.counted.append(Counted(p, "checker", loss, self.index, a.move_number))
-        self.note(a, p, "checker", loss, skill, state, counts)
+        self.note(a, p, "checker", loss, skill, state, counts, mark=mark)
 
     @staticmethod
     def _checker_counts(c: CheckerDecision) -> bool:
@@ -390,7 +397,7 @@ class _GameWalk:
         skill = nd - optimal
         if nd < optimal:
             self._kind("missed_doubles_above_cp" if dt > 1.0 else "missed_doubles_below_cp",
-                       p, skill, state)
+                       p, -_stated(c, "double", -skill), state)
         cost = abs(optimal - (nd if optimal != nd else min(dt, dp)))
         counts = c.counts if c.counts is not None else PR_CUBE_MIN <= cost <= PR_CUBE_MAX
         if counts:
@@ -408,7 +415,7 @@ class _GameWalk:
         f.cube_close[p] += 1
         if skill < 0:
             self._kind("wrong_doubles_above_tg" if nd > 1.0 else "wrong_doubles_below_dp",
-                       p, skill, state)
+                       p, -_stated(c, "double", -skill), state)
         if c.counts is not False:
             f.counted.append(Counted(p, "cube", _stated(c, "double", max(0.0, -skill)),
                                      self.index, None))
@@ -425,13 +432,13 @@ class _GameWalk:
             f.takes[p] += 1
             skill = dt - dp if -dt < -dp else 0.0   # should have passed
             if skill:
-                self._kind("wrong_takes", p, -skill, state)
+                self._kind("wrong_takes", p, -_stated(c, "take", skill), state)
             error = -skill if skill else 0.0
         else:
             f.passes[p] += 1
             skill = dp - dt if -dp < -dt else 0.0   # should have taken
             if skill:
-                self._kind("wrong_passes", p, -skill, state)
+                self._kind("wrong_passes", p, -_stated(c, "take", skill), state)
             error = -skill if skill else 0.0
         kind = "take" if isinstance(a, m.Take) else "pass"
         if c.counts is not False:
