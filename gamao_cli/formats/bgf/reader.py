@@ -58,6 +58,11 @@ _TAGS = (("event", "Event"), ("site", "Site"), ("location", "Location"),
          ("round", "Round"), ("date", "EventDate"))
 
 
+#: the kind of decision each action's analysis is (see :mod:`.decisions`)
+_KINDS = {m.Play: "roll", m.Dance: "roll", m.Double: "double", m.Take: "take",
+          m.Drop: "pass"}
+
+
 def sniff(head: bytes) -> bool:
     h = head.lstrip(b"\xef\xbb\xbf")[:200]
     return h.startswith(b"{") and b'"format"' in h and b'"BGF"' in h
@@ -208,6 +213,8 @@ def _evaluation(e: Any) -> dict | None:
         for key, name in (("stateOnMove", "proper_on_roll"), ("stateOther", "proper_answer")):
             if isinstance(cd.get(key), str):
                 cube[name] = cd[key][:40]
+        if cd.get("hasDoubled") is True:
+            cube["doubled"] = True
         if cube:
             out["cube"] = cube
     return out or None
@@ -226,11 +233,13 @@ def _play_text(mv: dict) -> str | None:
 
 
 def analysis_of(rec: dict) -> dict | None:
-    """BGBlitz's analysis of one action: ``equity`` (the evaluation before it,
-    with the cube analysis), ``candidates`` (``moveAnalysis``: each play, its
-    evaluation, its depth, whether it was played), ``luck`` and
-    ``luck_weighted``, ``cube_error`` and ``checker_error`` (BGBlitz's own
-    error of the action, its ``pr``), ``ply``."""
+    """BGBlitz's analysis of one action: ``equity_before`` (the evaluation
+    before it, with the cube analysis, ``cube``), ``candidates``
+    (``moveAnalysis``: each play, its evaluation, its depth, whether it was
+    played), ``luck`` and ``luck_weighted``, ``cube_error`` and
+    ``checker_error`` (BGBlitz's own error of the action, its ``pr``) and
+    ``cube_counted``/``checker_counted`` (False where BGBlitz writes -99: a
+    decision its figures leave out), ``ply``."""
     out: dict[str, Any] = {"source": "BGBlitz"}
     before = _evaluation(rec.get("equity")) or _evaluation(rec.get("dancingEquity"))
     if before:
@@ -272,6 +281,13 @@ def analysis_of(rec: dict) -> dict | None:
                 out[name] = x
                 if name == "checker_error":
                     out["equity_loss"] = round(-x, 8) + 0.0
+            # BGBlitz writes -99 for a decision its figures leave out
+            if pr.get(key) is not None:
+                out[name.replace("_error", "_counted")] = x is not None
+    elif pr is None and "pr" in rec and ("equity_before" in out or "candidates" in out):
+        # an evaluated action BGBlitz does not rate (a roll with no play, a
+        # forced play): its figures leave it out
+        out["cube_counted"] = out["checker_counted"] = False
     ply = rec.get("ply")
     if isinstance(ply, int) and not isinstance(ply, bool):
         out["ply"] = ply
@@ -437,7 +453,8 @@ def _game(f: _Fields, g: dict, number: int, names: tuple[str, str], length: int
             parsed = analysis_of(mv)
             if parsed is not None:
                 dice = action.dice if isinstance(action, (m.Play, m.Dance)) else None
-                action.analysis = BgfAnalysis(parsed, player, dice)
+                action.analysis = BgfAnalysis(parsed, player, dice, _KINDS.get(type(action)),
+                                              length == 0)
         game.actions.append(action)
     return game, ender
 
