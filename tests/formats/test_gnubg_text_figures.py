@@ -164,3 +164,14 @@ def test_the_stated_marks_are_counted_not_the_rounded_loss_s():
     assert checker_stats("bad", True)["bad"] == [1, 0]
     by_loss = checker_stats(None, False)    # a 0.031 loss, over gnubg's 0.03
     assert (by_loss["doubtful"], by_loss["unmarked"]) == ([1, 0], [0, 0])
+
+
+@pytest.mark.skipif(not MATCHES, reason=f"the gnubg text exports are not at {TEXT_DIR}")
+@pytest.mark.parametrize("name", sorted(MATCHES)[:2])
+def test_gamao_s_json_keeps_every_figure(name, tmp_path):
+    from gamao_cli import formats
+    match = read_files([str(f) for f in MATCHES[name]])
+    out = tmp_path / "back.json"
+    out.write_text(formats.get("json").write([match]).text, encoding="utf-8")
+    [back] = formats.read_path(str(out))
+    assert match_figures(back).stats() == match_figures(match).stats()

@@ -6,9 +6,12 @@ them by ``tests/formats/test_bgf_figures.py``):
 
 - **Plays.** A roll's record lists BGBlitz's plays (``moveAnalysis``: each
   play, its evaluation, its depth, ``played`` on the play made). Its equity
-  is the evaluation's ``emg`` (the equivalent money game: what BGBlitz's
-  own error figures are measured in; for money play, where it has none,
-  ``equity``). BGBlitz's own error of the play made (the record's
+  is the evaluation's ``emg`` (the equivalent money game, cubeful: what
+  BGBlitz's own error figures are measured in; for money play, where it has
+  none, the cubeful equity of its cube analysis, ``eqCubeFul``: the
+  difference to the best is BGBlitz's error of the play, to the last
+  decimal, on every rated play of the samples), its steps BGBlitz's movements (one a die, in the mover's
+  numbering). BGBlitz's own error of the play made (the record's
   ``pr.checkerError``, negative) is its stated error; a ``checkerError`` of
   -99 marks a play BGBlitz's figures leave out (a forced play, a bear-off
   with nothing to choose): the decision does not count (``counts``).
@@ -61,11 +64,13 @@ def _checker(parsed: Mapping[str, Any], player: int, dice: tuple[int, int] | Non
     if dice is None or not cands:
         return None
     out = []
+    from .reader import candidate_equity
     for c in cands:
-        equity = c.get("emg", c.get("equity"))
+        equity = candidate_equity(c)
         if equity is None or c.get("play") is None:
             return None
-        out.append(Candidate(c["play"], equity, _probabilities(c), depth))
+        out.append(Candidate(c["play"], equity, _probabilities(c), depth,
+                             tuple((a, b) for a, b in c.get("steps") or ())))
     played = next((i for i, c in enumerate(cands) if c.get("played")), None)
     error = parsed.get("checker_error")
     return CheckerDecision(player=player, dice=dice, candidates=tuple(out), played=played,

@@ -232,6 +232,34 @@ def _play_text(mv: dict) -> str | None:
     return " ".join(parts)
 
 
+def candidate_equity(c: dict) -> float | None:
+    """The equity BGBlitz's errors measure a candidate by: its ``emg`` (in a
+    match, cubeful), else (money, where BGBlitz writes no EMG) its cubeful
+    equity, else its ``equity`` (cubeless)."""
+    for key in ("emg", "cubeful", "equity"):
+        if c.get(key) is not None:
+            return c[key]
+    return None
+
+
+def _steps(mv: dict) -> list[list[int]]:
+    """A candidate's die steps, (from, to) in the mover's numbering (25 the
+    bar, 0 off), as BGBlitz lists them (one a die); none when a movement is
+    not on the board."""
+    fr, to = mv.get("from"), mv.get("to")
+    if not isinstance(fr, list) or not isinstance(to, list):
+        return []
+    out = []
+    for a, b in zip(fr[:4], to[:4]):
+        if a == -1 and b == -1:
+            continue
+        if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, int) \
+                or not isinstance(b, int) or not (0 < a <= 25 and 0 <= b < 25):
+            return []
+        out.append([a, b])
+    return out
+
+
 def analysis_of(rec: dict) -> dict | None:
     """BGBlitz's analysis of one action: ``equity_before`` (the evaluation
     before it, with the cube analysis, ``cube``), ``candidates``
@@ -251,9 +279,14 @@ def analysis_of(rec: dict) -> dict | None:
             if not isinstance(c, dict) or not isinstance(c.get("move"), dict):
                 continue
             item: dict[str, Any] = {"play": _play_text(c["move"])}
+            steps = _steps(c["move"])
+            if steps:
+                item["steps"] = steps
             ev = _evaluation(c.get("eq"))
             if ev:
                 item.update({k: v for k, v in ev.items() if k != "cube"})
+                if "cubeful" in ev.get("cube", {}):
+                    item["cubeful"] = ev["cube"]["cubeful"]
             if isinstance(c.get("ply"), int) and not isinstance(c.get("ply"), bool):
                 item["ply"] = c["ply"]
             if c.get("played") is True:
@@ -261,12 +294,12 @@ def analysis_of(rec: dict) -> dict | None:
             lst.append(item)
         if lst:
             out["candidates"] = lst
-            eqs = [c.get("emg", c["equity"]) for c in lst if "equity" in c]
+            eqs = [candidate_equity(c) for c in lst if candidate_equity(c) is not None]
             if eqs:
                 out["best_equity"] = max(eqs)
             made = next((c for c in lst if c.get("played")), None)
-            if made is not None and "equity" in made:
-                out["equity"] = made.get("emg", made["equity"])
+            if made is not None and candidate_equity(made) is not None:
+                out["equity"] = candidate_equity(made)
     luck = rec.get("luck")
     if isinstance(luck, dict):
         for key, name in (("luckPlain", "luck"), ("luckWeighted", "luck_weighted")):

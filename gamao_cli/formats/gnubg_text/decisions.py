@@ -32,6 +32,7 @@ from typing import Any
 
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
                                           Depth, Probabilities)
+from gamao_cli.model import parse_steps
 from ..base import LazyAnalysis
 
 PROGRAM = "GNU Backgammon"
@@ -63,6 +64,24 @@ def _marks(alerts: list[dict]) -> tuple[str | None, str | None]:
             mark = a.get("mark") or "doubtful"
             cube = mark if mark in _MARKS else cube
     return checker, cube
+
+
+def _steps(play: str) -> tuple[tuple[int, int], ...]:
+    """A candidate's movements as gnubg writes them (``24/14 6/4*(2)``:
+    each written hop, repeated), in the mover's numbering (25 the bar, 0
+    off): a hop over two dice stays one movement, as the text has it; none
+    when the text is not a play gamao reads."""
+    try:
+        steps = parse_steps(play)
+    except ValueError:
+        return ()
+    out = []
+    for s in steps:
+        hops = tuple(zip(s.points, s.points[1:]))
+        out.extend(hops * s.repeat)
+    if not out or len(out) > 8 or not all(0 < a <= 25 and 0 <= b < 25 for a, b in out):
+        return ()
+    return tuple(out)
 
 
 def _stated_loss(cands: list[dict], made: int | None) -> float | None:
@@ -109,7 +128,8 @@ def decode(parsed: Mapping[str, Any], kind: str, player: int,
     if kind == "roll" and cands and dice is not None:
         made = next((i for i, c in enumerate(cands) if c.get("played")), None)
         out = tuple(Candidate(c["play"], c["equity"], _probabilities(c),
-                              _depth(c.get("ply"), c.get("cubeful"))) for c in cands)
+                              _depth(c.get("ply"), c.get("cubeful")), _steps(c["play"]))
+                    for c in cands)
         checker = CheckerDecision(player=player, dice=dice, candidates=out, played=made,
                                   forced=len(out) <= 1, depth=out[0].depth,
                                   stated_error=_stated_loss(cands, made),
