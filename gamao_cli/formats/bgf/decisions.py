@@ -58,13 +58,22 @@ def _probabilities(c: Mapping[str, Any]) -> Probabilities | None:
         return None
 
 
+def candidate_equity(c: Mapping[str, Any]) -> float | None:
+    """The equity BGBlitz's errors measure a candidate by: its ``emg`` (in a
+    match, cubeful), else (money, where BGBlitz writes no EMG) its cubeful
+    equity, else its ``equity`` (cubeless)."""
+    for key in ("emg", "cubeful", "equity"):
+        if c.get(key) is not None:
+            return c[key]
+    return None
+
+
 def _checker(parsed: Mapping[str, Any], player: int, dice: tuple[int, int] | None,
              depth: Depth | None) -> CheckerDecision | None:
     cands = parsed.get("candidates") or []
     if dice is None or not cands:
         return None
     out = []
-    from .reader import candidate_equity
     for c in cands:
         equity = candidate_equity(c)
         if equity is None or c.get("play") is None:

@@ -37,7 +37,7 @@ from gamao_cli import model as m
 from gamao_cli.errors import DamagedFile, NotAMatchFile, NotYetRead
 
 from ..limits import MAX_JSON_DEPTH
-from .decisions import BgfAnalysis
+from .decisions import BgfAnalysis, candidate_equity
 from .smile import SmileError, decode
 
 #: The largest decompressed match read (the samples take 0.5 MB; a long
@@ -230,16 +230,6 @@ def _play_text(mv: dict) -> str | None:
             continue
         parts.append(f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}")
     return " ".join(parts)
-
-
-def candidate_equity(c: dict) -> float | None:
-    """The equity BGBlitz's errors measure a candidate by: its ``emg`` (in a
-    match, cubeful), else (money, where BGBlitz writes no EMG) its cubeful
-    equity, else its ``equity`` (cubeless)."""
-    for key in ("emg", "cubeful", "equity"):
-        if c.get(key) is not None:
-            return c[key]
-    return None
 
 
 def _steps(mv: dict) -> list[list[int]]:
