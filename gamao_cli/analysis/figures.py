@@ -253,11 +253,16 @@ def _skill(error: float) -> str:
 
 
 def _cube_equities(c: CubeDecision, state: CubeState, met: MatchEquityTable
-                   ) -> tuple[float, float, float, float]:
+                   ) -> tuple[float, float, float, float] | None:
     """(optimal, no double, double/take, double/pass) in normalised equity,
-    as ``FindCubeDecision`` has them."""
+    as ``FindCubeDecision`` has them; None for match winning chances at a
+    score where winning and losing the cube give the same chance (a score
+    past the match's end), which no equity measures."""
     nd, dt, dp = c.no_double, c.double_take, c.double_pass
     if c.unit == "mwc" and state.length:
+        if met.win_chance(state, state.mover, state.mover) \
+                == met.win_chance(state, state.mover, 1 - state.mover):
+            return None
         nd, dt = met.mwc_to_equity(nd, state), met.mwc_to_equity(dt, state)
         dp = 1.0 if dp is None else met.mwc_to_equity(dp, state)
     elif dp is None:
@@ -390,7 +395,10 @@ class _GameWalk:
 
     def no_double(self, c: CubeDecision, state: CubeState, a: m.ActionType) -> None:
         f, p = self.f, c.player
-        optimal, nd, dt, dp = _cube_equities(c, state, self.met)
+        equities = _cube_equities(c, state, self.met)
+        if equities is None:
+            return
+        optimal, nd, dt, dp = equities
         f.cube_total[p] += 1
         if optimal - min(dt, 1.0) < CLOSE_CUBE:
             f.cube_close[p] += 1
@@ -408,7 +416,10 @@ class _GameWalk:
     def double(self, c: CubeDecision, a: m.ActionType) -> None:
         f, p = self.f, c.player
         state = self.state(p)
-        optimal, nd, dt, dp = _cube_equities(c, state, self.met)
+        equities = _cube_equities(c, state, self.met)
+        if equities is None:
+            return
+        optimal, nd, dt, dp = equities
         skill = min(dt, dp) - optimal
         f.cube_total[p] += 1
         f.doubles[p] += 1
@@ -425,7 +436,10 @@ class _GameWalk:
     def answer(self, a: m.ActionType, c: CubeDecision) -> None:
         f, p = self.f, a.player
         state = self.state(c.player)   # as GNU Backgammon: the doubler is the one on roll
-        _optimal, _nd, dt, dp = _cube_equities(c, state, self.met)
+        equities = _cube_equities(c, state, self.met)
+        if equities is None:
+            return
+        _optimal, _nd, dt, dp = equities
         f.cube_total[p] += 1
         f.cube_close[p] += 1
         if isinstance(a, m.Take):

@@ -190,3 +190,31 @@ def test_the_analysis_survives_json_and_sgf(path, tmp_path):
                     tolerance *= 100
                 assert back[section][figure] == pytest.approx(pair, abs=tolerance), \
                     (section, figure)
+
+
+def test_a_cube_decision_at_a_score_past_the_match_s_end_is_not_measured(tmp_path):
+    """Found by ``fuzz/fuzz_reader.py bgf`` (2026-12-02): a game at 0-10 in
+    a 7-point match with BGBlitz's cube analysis (match winning chances):
+    winning and losing the cube give the same chance there, and turning the
+    chances into equity divided by zero in the figures (and so in
+    ``convert --to sgf``). The decision is now not measured; the rest is."""
+    import gzip
+    import json
+    cube = {"eqNoDouble": "0.60", "eqDoubleTake": "0.70", "eqDoublePass": "0.65"}
+    roll = {"type": "amove", "player": -1, "green": 3, "red": 1, "from": [8, 6, -1, -1],
+            "to": [5, 5, -1, -1], "equity": {"emg": "0.1", "cubeDecision": cube},
+            "moveAnalysis": [{"move": {"from": [8, 6, -1, -1], "to": [5, 5, -1, -1]},
+                              "eq": {"emg": "0.1"}, "played": True}],
+            "luck": {"luckPlain": "0.01", "luckWeighted": "0.1"},
+            "pr": {"cubeError": "0.0", "checkerError": "0.0"}}
+    record = {"matchlen": 7, "games": [{"scoreGreen": 0, "scoreRed": 10, "moves": [roll]}]}
+    data = (b'{"format":"BGF","version":"1.0","compress":true,"useSmile":false}\n'
+            + gzip.compress(json.dumps(record).encode()))
+    from gamao_cli.formats.bgf.reader import read_bgf
+    match = read_bgf(data, "past-the-end.bgf")
+    assert decisions_of(match.games[0].actions[0]).cube is not None
+    stats = match_figures(match).stats()
+    assert stats["cube"]["cube_decisions"] == [0, 0]
+    assert stats["luck"]["luck_total"] == [0.1, 0.0]
+    # convert --to sgf raised ZeroDivisionError; it writes, and reads back
+    assert len(_through(match, "sgf", tmp_path).games) == 1
