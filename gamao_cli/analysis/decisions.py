@@ -46,7 +46,8 @@ program says so), normalised to a 1-cube, in EMG; ``steps`` the (from, to)
 die steps in the mover's numbering (25 bar, 0 off) when the reader knows them.
 
 :class:`CheckerDecision` ``(player, dice, candidates, played, forced,
-depth=None, stated_error=None, counts=None, mark=None)``: ``candidates``
+depth=None, stated_error=None, counts=None, mark=None, marks_stated=False)``:
+``candidates``
 best first as the program ranked them; ``played`` the index in
 ``candidates`` of the play made (None when it is not among them or the
 record does not say); ``forced`` True when the roll had at most one legal
@@ -55,7 +56,12 @@ candidate or none); ``stated_error`` the program's own figure for the
 equity lost, as a positive magnitude (eXtreme Gammon states one), None when
 it states none; ``counts``: the program's own word on whether the decision
 counts in its error rates (eXtreme Gammon's PR), None when it says nothing;
-``mark`` the program's skill mark: None, "doubtful", "bad", "very bad".
+``mark`` the program's skill mark: None, "doubtful", "bad", "very bad";
+``marks_stated`` True when the record states the program's mark of every
+play it analysed, so that a ``mark`` of None says the program marked the
+play with none (GNU Backgammon's text export, whose marks gnubg decided on
+the unrounded equities the export rounds to 3 decimals): the figures then
+count the stated marks, else marks by the size of the loss.
 :attr:`CheckerDecision.equity_loss` is the loss of the play made as the
 program measures it: ``stated_error`` where it states one, else the first
 candidate's equity less the played one's.
@@ -184,6 +190,7 @@ class CheckerDecision:
     stated_error: float | None = None
     counts: bool | None = None
     mark: str | None = None
+    marks_stated: bool = False
 
     @property
     def equity_loss(self) -> float | None:
@@ -205,7 +212,7 @@ class CheckerDecision:
                 "candidates": [c.to_json() for c in self.candidates], "played": self.played,
                 "forced": self.forced, "depth": None if self.depth is None
                 else self.depth.to_json(), "stated_error": self.stated_error,
-                "counts": self.counts, "mark": self.mark}
+                "counts": self.counts, "mark": self.mark, "marks_stated": self.marks_stated}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "CheckerDecision":
@@ -213,7 +220,8 @@ class CheckerDecision:
                    candidates=tuple(Candidate.from_json(c) for c in d["candidates"]),
                    played=d.get("played"), forced=bool(d["forced"]),
                    depth=Depth.from_json(d.get("depth")), stated_error=d.get("stated_error"),
-                   counts=d.get("counts"), mark=d.get("mark"))
+                   counts=d.get("counts"), mark=d.get("mark"),
+                   marks_stated=bool(d.get("marks_stated", False)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -258,11 +258,16 @@ def _skill(error: float) -> str:
 
 
 def _cube_equities(c: CubeDecision, state: CubeState, met: MatchEquityTable
-                   ) -> tuple[float, float, float, float]:
+                   ) -> tuple[float, float, float, float] | None:
     """(optimal, no double, double/take, double/pass) in normalised equity,
-    as ``FindCubeDecision`` has them."""
+    as ``FindCubeDecision`` has them; None for match winning chances at a
+    score where winning and losing the cube give the same chance (a score
+    past the match's end), which no equity measures."""
     nd, dt, dp = c.no_double, c.double_take, c.double_pass
     if c.unit == "mwc" and state.length:
+        if met.win_chance(state, state.mover, state.mover) \
+                == met.win_chance(state, state.mover, 1 - state.mover):
+            return None
         nd, dt = met.mwc_to_equity(nd, state), met.mwc_to_equity(dt, state)
         dp = 1.0 if dp is None else met.mwc_to_equity(dp, state)
     elif dp is None:
@@ -301,10 +306,14 @@ class _GameWalk:
         self.states: dict[int, CubeState] = {}
 
     def note(self, a: m.ActionType, p: int, kind: str, error: float, skill: float,
-             state: CubeState, counted: bool, forced: bool = False) -> None:
-        """Keep what one decision cost (:class:`DecisionError`)."""
+             state: CubeState, counted: bool, forced: bool = False,
+             mark: str | None = "") -> None:
+        """Keep what one decision cost (:class:`DecisionError`); ``mark``
+        the program's stated mark where the record states every mark, else
+        the one the error's size gives."""
         mwc = -self.met.cost(skill, state) + 0.0 if self.length else None
-        mark = _skill(-max(error, 0.0))
+        if mark == "":
+            mark = _skill(-max(error, 0.0))
         self.f.errors.setdefault(id(a), []).append(
             DecisionError(p, kind, max(error, 0.0) + 0.0, mwc, counted, forced,
                           None if mark == "none" else mark))
@@ -362,9 +371,12 @@ class _GameWalk:
         f, p = self.f, c.player
         loss = c.equity_loss or 0.0
         skill = -loss
-        f.marked[_skill(skill)][p] += 1
+        # the program's own marks where the record states them (decided on
+        # the unrounded equities), else marks by the size of the loss
+        mark = (c.mark or "none") if c.marks_stated else _skill(skill)
+        f.marked[mark][p] += 1
         if c.forced:
-            self.note(a, p, "checker", loss, skill, state, False, forced=True)
+            self.note(a, p, "checker", loss, skill, state, False, forced=True, mark=mark)
             return
         f.unforced[p] += 1
         f.checker_error[p] += loss
@@ -372,7 +384,7 @@ class _GameWalk:
         counts = self._checker_counts(c)
         if counts:
             f.counted.append(Counted(p, "checker", loss, self.index, a.move_number))
-        self.note(a, p, "checker", loss, skill, state, counts)
+        self.note(a, p, "checker", loss, skill, state, counts, mark=mark)
 
     @staticmethod
     def _checker_counts(c: CheckerDecision) -> bool:
@@ -389,14 +401,17 @@ class _GameWalk:
 
     def no_double(self, c: CubeDecision, state: CubeState, a: m.ActionType) -> None:
         f, p = self.f, c.player
-        optimal, nd, dt, dp = _cube_equities(c, state, self.met)
+        equities = _cube_equities(c, state, self.met)
+        if equities is None:
+            return
+        optimal, nd, dt, dp = equities
         f.cube_total[p] += 1
         if optimal - min(dt, 1.0) < CLOSE_CUBE:
             f.cube_close[p] += 1
         skill = nd - optimal
         if nd < optimal:
             self._kind("missed_doubles_above_cp" if dt > 1.0 else "missed_doubles_below_cp",
-                       p, skill, state)
+                       p, -_stated(c, "double", -skill), state)
         cost = abs(optimal - (nd if optimal != nd else min(dt, dp)))
         counts = c.counts if c.counts is not None else PR_CUBE_MIN <= cost <= PR_CUBE_MAX
         if counts:
@@ -407,14 +422,17 @@ class _GameWalk:
     def double(self, c: CubeDecision, a: m.ActionType) -> None:
         f, p = self.f, c.player
         state = self.state(p)
-        optimal, nd, dt, dp = _cube_equities(c, state, self.met)
+        equities = _cube_equities(c, state, self.met)
+        if equities is None:
+            return
+        optimal, nd, dt, dp = equities
         skill = min(dt, dp) - optimal
         f.cube_total[p] += 1
         f.doubles[p] += 1
         f.cube_close[p] += 1
         if skill < 0:
             self._kind("wrong_doubles_above_tg" if nd > 1.0 else "wrong_doubles_below_dp",
-                       p, skill, state)
+                       p, -_stated(c, "double", -skill), state)
         if c.counts is not False:
             f.counted.append(Counted(p, "cube", _stated(c, "double", max(0.0, -skill)),
                                      self.index, None))
@@ -424,20 +442,23 @@ class _GameWalk:
     def answer(self, a: m.ActionType, c: CubeDecision) -> None:
         f, p = self.f, a.player
         state = self.state(c.player)   # as GNU Backgammon: the doubler is the one on roll
-        _optimal, _nd, dt, dp = _cube_equities(c, state, self.met)
+        equities = _cube_equities(c, state, self.met)
+        if equities is None:
+            return
+        _optimal, _nd, dt, dp = equities
         f.cube_total[p] += 1
         f.cube_close[p] += 1
         if isinstance(a, m.Take):
             f.takes[p] += 1
             skill = dt - dp if -dt < -dp else 0.0   # should have passed
             if skill:
-                self._kind("wrong_takes", p, -skill, state)
+                self._kind("wrong_takes", p, -_stated(c, "take", skill), state)
             error = -skill if skill else 0.0
         else:
             f.passes[p] += 1
             skill = dp - dt if -dp < -dt else 0.0   # should have taken
             if skill:
-                self._kind("wrong_passes", p, -skill, state)
+                self._kind("wrong_passes", p, -_stated(c, "take", skill), state)
             error = -skill if skill else 0.0
         kind = "take" if isinstance(a, m.Take) else "pass"
         if c.counts is not False:

@@ -1,4 +1,5 @@
 """``gamao convert`` of GNU Backgammon's text export and of BGBlitz's ``.bgf``
+(every match of ``corpus2/gnubg-text/analysed-*`` and ``corpus2/bgf``)
 to mat, sgf and json reads back as the same match (every play as the replay
 resolves it, every cube action, every result), and the html page holds every
 position of it (its Position IDs and Match IDs are the replay's)."""
@@ -25,15 +26,17 @@ from test_gnubg_text import canonical  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("GAMAO_SHARED", ROOT / ".." / "shared"))
-TEXT = SHARED / "corpus2" / "gnubg-text" / "analysed-0ply"
+TEXT_DIR = SHARED / "corpus2" / "gnubg-text"
 BGF = SHARED / "corpus2" / "bgf"
 
+#: every match of the corpus: (kind, name), a gnubg match's name its folder
+#: and base name (its game files NAME.txt, NAME_002.txt, ...)
 CASES = []
-if TEXT.is_dir():
-    CASES += [("gnubg-text", "match1322784"), ("gnubg-text", "Llabba - woknroll 7pt Backgammon "
-                                                             "Studio 2023_07_11 18_18_59")]
+for _folder in sorted(TEXT_DIR.glob("analysed-*")) if TEXT_DIR.is_dir() else []:
+    CASES += sorted({("gnubg-text", f"{_folder.name}/{re.sub(r'(_[0-9]{3})?[.]txt$', '', f.name)}")
+                     for f in _folder.glob("*.txt")})
 if BGF.is_dir():
-    CASES += [("bgf", "MYdvw1qGuyaRUH__"), ("bgf", "C07OQCKyw4Pe-CnjFiAMYO")]
+    CASES += [("bgf", f.stem) for f in sorted(BGF.glob("*.bgf"))]
 
 
 def _input(kind: str, name: str, tmp_path: Path) -> Path:
@@ -43,8 +46,9 @@ def _input(kind: str, name: str, tmp_path: Path) -> Path:
     if kind == "bgf":
         shutil.copy(BGF / f"{name}.bgf", folder)
     else:
-        for f in TEXT.glob(f"{name}*.txt"):
-            if re.fullmatch(re.escape(name) + r"(_\d{3})?\.txt", f.name):
+        sub, base = name.split("/", 1)
+        for f in (TEXT_DIR / sub).glob("*.txt"):
+            if re.fullmatch(re.escape(base) + r"(_\d{3})?\.txt", f.name):
                 shutil.copy(f, folder)
     return folder
 
@@ -89,7 +93,8 @@ def test_the_html_page_holds_every_position(kind, name, tmp_path):
 
 @pytest.mark.skipif(not CASES, reason="the shared corpus2 is absent")
 @pytest.mark.parametrize("kind, name, program", [
-    ("bgf", "MYdvw1qGuyaRUH__", "BGBlitz"), ("gnubg-text", "match1322784", "GNU Backgammon")])
+    ("bgf", "MYdvw1qGuyaRUH__", "BGBlitz"),
+    ("gnubg-text", "analysed-0ply/match1322784", "GNU Backgammon")])
 def test_a_match_file_says_whose_analysis_it_leaves_out(kind, name, program, tmp_path):
     [unit] = _units(_input(kind, name, tmp_path))
     matches = formats.read_path(unit)

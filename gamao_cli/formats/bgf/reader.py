@@ -37,7 +37,7 @@ from gamao_cli import model as m
 from gamao_cli.errors import DamagedFile, NotAMatchFile, NotYetRead
 
 from ..limits import MAX_JSON_DEPTH
-from .decisions import BgfAnalysis
+from .decisions import BgfAnalysis, candidate_equity
 from .smile import SmileError, decode
 
 #: The largest decompressed match read (the samples take 0.5 MB; a long
@@ -56,6 +56,11 @@ _DOUBLE, _TAKE, _PASS, _END, _DANCE, _RESIGN = 1, 2, 3, 4, 5, 9
 #: The header key of each match-file tag (the names XG's and gnubg's .mat use).
 _TAGS = (("event", "Event"), ("site", "Site"), ("location", "Location"),
          ("round", "Round"), ("date", "EventDate"))
+
+
+#: the kind of decision each action's analysis is (see :mod:`.decisions`)
+_KINDS = {m.Play: "roll", m.Dance: "roll", m.Double: "double", m.Take: "take",
+          m.Drop: "pass"}
 
 
 def sniff(head: bytes) -> bool:
@@ -208,6 +213,8 @@ def _evaluation(e: Any) -> dict | None:
         for key, name in (("stateOnMove", "proper_on_roll"), ("stateOther", "proper_answer")):
             if isinstance(cd.get(key), str):
                 cube[name] = cd[key][:40]
+        if cd.get("hasDoubled") is True:
+            cube["doubled"] = True
         if cube:
             out["cube"] = cube
     return out or None
@@ -225,12 +232,32 @@ def _play_text(mv: dict) -> str | None:
     return " ".join(parts)
 
 
+def _steps(mv: dict) -> list[list[int]]:
+    """A candidate's die steps, (from, to) in the mover's numbering (25 the
+    bar, 0 off), as BGBlitz lists them (one a die); none when a movement is
+    not on the board."""
+    fr, to = mv.get("from"), mv.get("to")
+    if not isinstance(fr, list) or not isinstance(to, list):
+        return []
+    out = []
+    for a, b in zip(fr[:4], to[:4]):
+        if a == -1 and b == -1:
+            continue
+        if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, int) \
+                or not isinstance(b, int) or not (0 < a <= 25 and 0 <= b < 25):
+            return []
+        out.append([a, b])
+    return out
+
+
 def analysis_of(rec: dict) -> dict | None:
-    """BGBlitz's analysis of one action: ``equity`` (the evaluation before it,
-    with the cube analysis), ``candidates`` (``moveAnalysis``: each play, its
-    evaluation, its depth, whether it was played), ``luck`` and
-    ``luck_weighted``, ``cube_error`` and ``checker_error`` (BGBlitz's own
-    error of the action, its ``pr``), ``ply``."""
+    """BGBlitz's analysis of one action: ``equity_before`` (the evaluation
+    before it, with the cube analysis, ``cube``), ``candidates``
+    (``moveAnalysis``: each play, its evaluation, its depth, whether it was
+    played), ``luck`` and ``luck_weighted``, ``cube_error`` and
+    ``checker_error`` (BGBlitz's own error of the action, its ``pr``) and
+    ``cube_counted``/``checker_counted`` (False where BGBlitz writes -99: a
+    decision its figures leave out), ``ply``."""
     out: dict[str, Any] = {"source": "BGBlitz"}
     before = _evaluation(rec.get("equity")) or _evaluation(rec.get("dancingEquity"))
     if before:
@@ -242,9 +269,14 @@ def analysis_of(rec: dict) -> dict | None:
             if not isinstance(c, dict) or not isinstance(c.get("move"), dict):
                 continue
             item: dict[str, Any] = {"play": _play_text(c["move"])}
+            steps = _steps(c["move"])
+            if steps:
+                item["steps"] = steps
             ev = _evaluation(c.get("eq"))
             if ev:
                 item.update({k: v for k, v in ev.items() if k != "cube"})
+                if "cubeful" in ev.get("cube", {}):
+                    item["cubeful"] = ev["cube"]["cubeful"]
             if isinstance(c.get("ply"), int) and not isinstance(c.get("ply"), bool):
                 item["ply"] = c["ply"]
             if c.get("played") is True:
@@ -252,12 +284,12 @@ def analysis_of(rec: dict) -> dict | None:
             lst.append(item)
         if lst:
             out["candidates"] = lst
-            eqs = [c.get("emg", c["equity"]) for c in lst if "equity" in c]
+            eqs = [candidate_equity(c) for c in lst if candidate_equity(c) is not None]
             if eqs:
                 out["best_equity"] = max(eqs)
             made = next((c for c in lst if c.get("played")), None)
-            if made is not None and "equity" in made:
-                out["equity"] = made.get("emg", made["equity"])
+            if made is not None and candidate_equity(made) is not None:
+                out["equity"] = candidate_equity(made)
     luck = rec.get("luck")
     if isinstance(luck, dict):
         for key, name in (("luckPlain", "luck"), ("luckWeighted", "luck_weighted")):
@@ -272,6 +304,13 @@ def analysis_of(rec: dict) -> dict | None:
                 out[name] = x
                 if name == "checker_error":
                     out["equity_loss"] = round(-x, 8) + 0.0
+            # BGBlitz writes -99 for a decision its figures leave out
+            if pr.get(key) is not None:
+                out[name.replace("_error", "_counted")] = x is not None
+    elif pr is None and "pr" in rec and ("equity_before" in out or "candidates" in out):
+        # an evaluated action BGBlitz does not rate (a roll with no play, a
+        # forced play): its figures leave it out
+        out["cube_counted"] = out["checker_counted"] = False
     ply = rec.get("ply")
     if isinstance(ply, int) and not isinstance(ply, bool):
         out["ply"] = ply
@@ -437,7 +476,8 @@ def _game(f: _Fields, g: dict, number: int, names: tuple[str, str], length: int
             parsed = analysis_of(mv)
             if parsed is not None:
                 dice = action.dice if isinstance(action, (m.Play, m.Dance)) else None
-                action.analysis = BgfAnalysis(parsed, player, dice)
+                action.analysis = BgfAnalysis(parsed, player, dice, _KINDS.get(type(action)),
+                                              length == 0)
         game.actions.append(action)
     return game, ender
 

@@ -36,7 +36,7 @@ _CUBELESS_RE = re.compile(r"(\d+)-ply cubeless equity ([+-]?\d+\.\d+)"
                           r"(?: \(Money: ([+-]?\d+\.\d+)\))?")
 _CUBEFUL_RE = re.compile(r"\d\. (No double|No redouble|Double, take|Redouble, take|"
                          r"Double, pass|Redouble, pass|Double, beaver|Redouble, beaver)"
-                         r"\s+([+-]?\d+\.\d+)")
+                         r"\s+([+-]?\d+\.\d+)(?:\s+\(([+-]?\d+\.\d+)\))?")
 _PROPER_RE = re.compile(r"Proper cube action: (.*?)\s*$")
 _ALERT_RE = re.compile(r"Alert: (.*?) \(\s*([+-]?\d+\.\d+)\)")
 
@@ -91,7 +91,12 @@ def block_analysis(lines, start: int, end: int, kind: str) -> dict[str, Any] | N
                 continue
             fm = _CUBEFUL_RE.match(line)
             if fm:
-                cube[_CUBE_KEYS[fm.group(1)]] = float(fm.group(2))
+                key = _CUBE_KEYS[fm.group(1)]
+                cube[key] = float(fm.group(2))
+                # the "(+0.989)": this line less the first, of the unrounded
+                # equities (the first line has none)
+                diff = 0.0 if fm.group(3) is None else float(fm.group(3))
+                cube.setdefault("differences", {})[key] = diff
                 continue
             rm = _PROPER_RE.match(line)
             if rm:
