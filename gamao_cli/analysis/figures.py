@@ -110,8 +110,8 @@ class Figures:
     checker_error_mwc: list = field(default_factory=_fpair)
     luck: list = field(default_factory=_fpair)
     luck_mwc: list = field(default_factory=_fpair)
-    #: the rolls whose luck the record states: none (GNU Backgammon's text
-    #: export) makes the luck figures unknown (None), not zero
+    #: the rolls whose luck the record states: none for either player (GNU
+    #: Backgammon's text export) makes the luck figures unknown (None), not 0
     luck_rolls: list = field(default_factory=_pair)
     luck_marked: dict = field(default_factory=lambda: {k: _pair() for k in (
         "very lucky", "lucky", "none", "unlucky", "very unlucky")})
@@ -178,7 +178,8 @@ class Figures:
         cube_total = [self.cube_error(i) for i in p]
         overall = [checker_total[i] + cube_total[i] for i in p]
         n_moves = self.moves[0] + self.moves[1]
-        known = [self.luck_rolls[i] > 0 for i in p]
+        # (a player with no rolls in a record that states luck has 0)
+        known = [self.luck_rolls[0] + self.luck_rolls[1] > 0] * 2
         out = {
             "checker": {
                 "moves": list(self.moves), "unforced_moves": list(self.unforced),
