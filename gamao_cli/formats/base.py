@@ -15,7 +15,7 @@ import stat
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Protocol, Sequence
 
 from gamao_cli.errors import InputError
 
@@ -66,6 +66,41 @@ class LazyAnalysis(Mapping):
         """The plain dict (a copy), as ``dict(analysis)`` makes it but without
         looking each key up through the mapping."""
         return dict(self._dict())
+
+
+class ParsedAnalysis(LazyAnalysis):
+    """The analysis of a reader that parses it with the record (GNU
+    Backgammon's text export, BGBlitz): the parsed dict as the mapping, with
+    ``"decisions"`` added, and the decisions model made by ``decode(parsed,
+    *args)`` when first read."""
+
+    __slots__ = ("_parsed", "_decode", "_args", "_decisions", "_data")
+
+    def __init__(self, parsed: dict, decode: Callable[..., Any], *args: Any):
+        self._parsed = parsed
+        self._decode = decode
+        self._args: tuple | None = args
+        self._decisions: Any = None
+        self._data: dict | None = None
+
+    def __bool__(self) -> bool:
+        return True
+
+    @property
+    def decisions(self) -> Any:
+        if self._args is not None:
+            self._decisions = self._decode(self._parsed, *self._args)
+            self._args = None
+        return self._decisions
+
+    def _dict(self) -> dict:
+        if self._data is None:
+            data = dict(self._parsed)
+            a = self.decisions
+            if a is not None:
+                data["decisions"] = a.to_json()
+            self._data = data
+        return self._data
 
 
 @dataclass(frozen=True)

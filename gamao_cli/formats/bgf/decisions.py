@@ -45,7 +45,7 @@ from typing import Any
 
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
                                           Depth, Luck, Probabilities)
-from ..base import LazyAnalysis
+from ..base import ParsedAnalysis
 
 PROGRAM = "BGBlitz"
 
@@ -136,34 +136,13 @@ def decode(parsed: Mapping[str, Any], player: int, dice: tuple[int, int] | None,
     return result if result else None
 
 
-class BgfAnalysis(LazyAnalysis):
+class BgfAnalysis(ParsedAnalysis):
     """BGBlitz's analysis of one action: a read-only JSON-ready mapping (what
     :func:`.reader.analysis_of` keeps, and ``"decisions"``), whose
     :attr:`decisions` is the model, made when first read."""
 
-    __slots__ = ("_parsed", "_args", "_decisions", "_data")
+    __slots__ = ()
 
     def __init__(self, parsed: dict, player: int, dice: tuple[int, int] | None,
                  kind: str | None = "roll", money: bool = False):
-        self._parsed = parsed
-        self._args: tuple | None = (player, dice, kind, money)
-        self._decisions: Analysis | None = None
-        self._data: dict | None = None
-
-    def __bool__(self) -> bool:
-        return True
-
-    @property
-    def decisions(self) -> Analysis | None:
-        if self._args is not None:
-            self._decisions = decode(self._parsed, *self._args)
-            self._args = None
-        return self._decisions
-
-    def _dict(self) -> dict:
-        if self._data is None:
-            data = dict(self._parsed)
-            if self.decisions is not None:
-                data["decisions"] = self.decisions.to_json()
-            self._data = data
-        return self._data
+        super().__init__(parsed, decode, player, dice, kind, money)

@@ -33,7 +33,7 @@ from typing import Any
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
                                           Depth, Probabilities)
 from gamao_cli.model import parse_steps
-from ..base import LazyAnalysis
+from ..base import ParsedAnalysis
 
 PROGRAM = "GNU Backgammon"
 _MARKS = ("doubtful", "bad", "very bad")
@@ -158,36 +158,14 @@ def decode(parsed: Mapping[str, Any], kind: str, player: int,
     return result if result else None
 
 
-class TextAnalysis(LazyAnalysis):
+class TextAnalysis(ParsedAnalysis):
     """gnubg's analysis of one action in its text export: a read-only
     JSON-ready mapping (what :func:`.analysis.block_analysis` parsed, and
     ``"decisions"``, the model as JSON), whose :attr:`decisions` is the
     :class:`~gamao_cli.analysis.decisions.Analysis`, made when first read."""
 
-    __slots__ = ("_parsed", "_args", "_decisions", "_data")
+    __slots__ = ()
 
     def __init__(self, parsed: dict, kind: str, player: int, dice: tuple[int, int] | None):
-        self._parsed = parsed
-        self._args: tuple | None = (kind, player, dice)
-        self._decisions: Analysis | None = None
-        self._data: dict | None = None
-
-    def __bool__(self) -> bool:
-        return True
-
-    @property
-    def decisions(self) -> Analysis | None:
-        if self._args is not None:
-            self._decisions = decode(self._parsed, *self._args)
-            self._args = None
-        return self._decisions
-
-    def _dict(self) -> dict:
-        if self._data is None:
-            data = dict(self._parsed)
-            a = self.decisions
-            if a is not None:
-                data["decisions"] = a.to_json()
-            self._data = data
-        return self._data
+        super().__init__(parsed, decode, kind, player, dice)
 
