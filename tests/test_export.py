@@ -482,3 +482,60 @@ def test_progress_bar_when_asked(tmp_path):
     assert r.output.startswith("Exporting")
     r = run("export", str(SELFPLAY), "-o", str(tmp_path / "p"), "--no-progress")
     assert "Exporting" not in r.output
+
+
+_FORK_PROBE = """
+import os, sys
+seen = []
+os.register_at_fork(before=lambda: seen.append(
+    ("pyarrow" in sys.modules, len(os.listdir("/proc/self/task")))))
+from gamao_cli.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exc:
+    print("exit", exc.code)
+print("forks", seen)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or not hasattr(__import__("os"), "register_at_fork"),
+                    reason="needs Linux's /proc/self/task and os.register_at_fork")
+def test_export_forks_its_workers_before_pyarrow_starts_a_thread(tmp_path):
+    """``export --jobs 2`` forks its workers from a process with one thread:
+    the parent only looks for pyarrow (importing it starts a thread, and a
+    fork of a process with threads can deadlock; Python 3.12+ warns of it)."""
+    import subprocess
+    import sys
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for i, f in enumerate(sorted(EXAMPLES.glob("*.mat"))):
+        shutil.copy(f, folder / f"{i}-{f.name}")
+    res = subprocess.run([sys.executable, "-c", _FORK_PROBE, "export", str(folder), "--to",
+                          "parquet", "-o", str(tmp_path / "out"), "--jobs", "2",
+                          "--part-files", "1"], capture_output=True, text=True, cwd=ROOT)
+    assert "exit 0" in res.stdout, res.stdout + res.stderr
+    forks = eval(res.stdout.split("forks ", 1)[1])
+    assert forks and all(f == (False, 1) for f in forks), forks
+    assert "fork()" not in res.stderr   # no DeprecationWarning about threads
+    assert list((tmp_path / "out" / "actions").glob("*.parquet"))
+
+
+def test_parquet_without_pyarrow_is_one_line_and_exit_2(tmp_path):
+    """Where pyarrow cannot be found, ``--to parquet`` says so in one line
+    before anything is written."""
+    import subprocess
+    import sys
+    probe = ("import sys\n"
+             "class Hide:\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             "        if name == 'pyarrow' or name.startswith('pyarrow.'):\n"
+             "            raise ModuleNotFoundError(name)\n"
+             "sys.meta_path.insert(0, Hide())\n"
+             "from gamao_cli.cli import main\n"
+             "main(sys.argv[1:])\n")
+    res = subprocess.run([sys.executable, "-c", probe, "export", str(EXAMPLES), "--to",
+                          "parquet", "-o", str(tmp_path / "out")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 2, res.stderr
+    assert "needs pyarrow" in res.stderr and "Traceback" not in res.stderr
+    assert not (tmp_path / "out").exists()

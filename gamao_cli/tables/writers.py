@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
+import os
 from operator import itemgetter
 from typing import IO, Any, Iterable
 
@@ -191,6 +192,27 @@ WRITERS = {"parquet": ParquetPart, "csv": CsvPart, "jsonl": JsonlPart}
 
 
 def check_available(to: str) -> None:
-    """Raise a one-line error now if ``to`` needs a package that is missing."""
-    if to == "parquet":
-        _need_pyarrow()
+    """Raise a one-line error now if ``to`` needs a package that is missing.
+
+    pyarrow is looked for, not imported: importing it starts a thread of
+    its own, and ``export --jobs N`` then forks its workers from this
+    process, where a fork of a process with threads can deadlock on a lock
+    another thread held (Python 3.12 and later warn of it). Each writer
+    imports it where it writes (:func:`_need_pyarrow`, in the worker)."""
+    if to == "parquet" and not _pyarrow_installed():
+        _need_pyarrow()   # raises the one-line error
+
+
+def _pyarrow_installed() -> bool:
+    """Whether pyarrow and its parquet module can be found, without
+    importing either (``find_spec`` of ``pyarrow.parquet`` would import
+    pyarrow itself)."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec("pyarrow")
+    except (ImportError, ValueError):   # ValueError: sys.modules["pyarrow"] is None
+        return False
+    if spec is None:
+        return False
+    return any(os.path.exists(os.path.join(where, "parquet"))
+               for where in spec.submodule_search_locations or ())
