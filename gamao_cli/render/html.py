@@ -63,7 +63,9 @@ FIELDS = ("game", "counts", "pid", "mid", "xgid", "onRoll", "dice", "cube", "own
           "lastPlayer", "steps", "frag", "line", "col", "diags", "actor", "move", "analysis")
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-_COUNT_CHARS = tuple(_DIGITS)   # a count of checkers as one character (0-35)
+#: a count of checkers as one character (0-35; more is "z"), as the bytes
+#: of a translation table: byte ``n`` of a count is its character
+_COUNT_BYTES = bytes(ord(_DIGITS[min(n, 35)]) for n in range(256))
 _RESULTS = (m.Win, m.Loss, m.Resign)
 _CUBE = (m.Double, m.Take, m.Drop)
 
@@ -417,9 +419,9 @@ class _Page:
             me, opp = s.position.me, s.position.opp
             by_player = (me, opp) if st.on_roll == 0 else (opp, me)
             sides = by_player[0] + by_player[1]
-            if 0 <= min(sides) and max(sides) < len(_COUNT_CHARS):   # from a table
-                counts = "".join(map(_COUNT_CHARS.__getitem__, sides))
-            else:
+            try:   # each count a byte, each byte its character, at C speed
+                counts = bytes(sides).translate(_COUNT_BYTES).decode("ascii")
+            except ValueError:   # a count that is no byte (never in a game)
                 counts = "".join(_DIGITS[min(c, 35)] for c in sides)
             try:
                 ids = (s.position_id, s.match_id, s.xgid.split("=", 1)[1])
