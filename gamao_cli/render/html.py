@@ -327,6 +327,10 @@ def _figures_table(figures: MatchFigures, names: Sequence[str]) -> str:
     return head + body + "</tbody></table>"
 
 
+#: an action's class -> its kind (:func:`_kind`), learnt as the page meets them
+_KINDS: dict[type, str] = {}
+
+
 def _kind(a: Any) -> str:
     if isinstance(a, _CUBE):
         return "cube"
@@ -352,6 +356,8 @@ class _Page:
         #: the analysis shown at a position (``analysis`` field: an index here)
         self.analyses: list[dict[str, Any]] = []
         self.marks: dict[int, tuple[str, float]] = {}   # id(action) -> worst mark, its error
+        #: an action's text as the moves table shows it, by its text
+        self.shown_texts: dict[str, str] = {}
 
     def add_match(self, k: int, match: m.Match, report: Any) -> None:
         if report is None or not any(g.records for g in report.games):
@@ -599,8 +605,13 @@ class _Page:
     def action_html(self, a: Any, snap_of_action: Mapping[int, int],
                     diags_of_action: Mapping[int, list]) -> str:
         i = snap_of_action.get(id(a))
-        text = f'<span class="t">{_e(a.text())}</span>'
-        kind = _kind(a)
+        written = a.text()
+        text = self.shown_texts.get(written)
+        if text is None:   # the same for every action written alike
+            text = self.shown_texts[written] = f'<span class="t">{_e(written)}</span>'
+        kind = _KINDS.get(a.__class__)
+        if kind is None:
+            kind = _KINDS[a.__class__] = _kind(a)
         if i is None:
             not_replayed = _e(_("not replayed"))
             out = f'<span class="act {kind} noboard" title="{not_replayed}">{text}</span>'
@@ -612,8 +623,9 @@ class _Page:
                 extra = " mark-" + marked[0].replace(" ", "-")
                 title = ' title="' + _e(_("{mark}: lost {error}").format(
                     mark=_mark_word(marked[0]), error=f"{marked[1]:.3f}")) + '"'
-            out = (f'<a class="act {kind}{extra}" href="#{_e(frag)}" data-s="{i}" '
-                   f'data-frag="{_e(frag)}"{title}>{text}</a>')
+            # (a fragment is ASCII letters, digits and "-": nothing to escape)
+            out = (f'<a class="act {kind}{extra}" href="#{frag}" data-s="{i}" '
+                   f'data-frag="{frag}"{title}>{text}</a>')
         for d in diags_of_action.get(id(a), []):
             out += (f' <span class="badge {_e(d.severity)}" title="{_e(d.code)}: '
                     f'{_e(_diag_text(d))}">{_e(d.code)}</span>')
