@@ -1,7 +1,6 @@
 """Tests for gamao_cli.formats.textio: decoding text files and writing files atomically."""
 from __future__ import annotations
 
-import builtins
 import codecs
 import errno
 import io
@@ -15,7 +14,8 @@ from hypothesis import strategies as st
 
 from gamao_cli.formats import textio
 from gamao_cli.errors import EncodingProblem, InputError, OutputError
-from gamao_cli.formats.textio import atomic_write, decode_bytes, read_text
+from gamao_cli.formats.textio import (atomic_write, decode_bytes, read_file_bytes, read_file_head,
+                                      read_text)
 
 NAMES = "; [Player 1 \"Jürgen Ñúñez\"]\n; [Player 2 \"Zoë Øster\"]\n 5 point match\n"
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -258,14 +258,14 @@ def test_read_text_permission_error_simulated(tmp_path, monkeypatch):
     # works as root too: the operating system's answer is simulated
     p = tmp_path / "secret.mat"
     p.write_text("x")
-    real_open = builtins.open
+    real_open = os.open   # the reader opens with the operating system's call
 
     def deny(file, *args, **kwargs):
         if os.fspath(file) == str(p):
             raise PermissionError(errno.EACCES, "Permission denied", str(p))
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(builtins, "open", deny)
+    monkeypatch.setattr(os, "open", deny)
     with pytest.raises(InputError) as exc:
         read_text(p)
     assert exc.value.path == str(p) and "permission denied" in exc.value.message
@@ -638,3 +638,40 @@ def test_decoded_file_changed_meanwhile_is_an_encoding_problem(tmp_path):
     p.write_bytes(bytes(data))
     with pytest.raises(EncodingProblem, match="changed while it was read"):
         df.read()
+
+
+def test_a_small_record_is_opened_once_by_its_source(tmp_path, monkeypatch):
+    """A record smaller than the sniffers' head is read whole, once, however
+    many sniffers ask for its head before the reader asks for its bytes (the
+    second head of the default size read it again)."""
+    from gamao_cli.formats.base import HEAD_SIZE, Source
+    p = tmp_path / "small.mat"
+    p.write_bytes(b" 1 point match\n" + b"x" * 5000)
+    opened = []
+    real_open = os.open
+
+    def counting(file, *args, **kwargs):
+        if os.fspath(file) == str(p):
+            opened.append(file)
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", counting)
+    source = Source(str(p))
+    assert source.head() == source.head() == source.head(HEAD_SIZE * 2) == p.read_bytes()
+    assert source.read_bytes() == p.read_bytes()
+    assert len(opened) == 1
+
+
+def test_a_file_of_many_reads_is_read_whole_and_a_head_or_a_limit_cuts_it(tmp_path):
+    """The reader reads a regular file with the operating system's calls,
+    its size at once and then to its end, in reads of at most 1 MiB: a
+    file of several is read whole, a head is its first bytes, and a limit
+    refuses it."""
+    p = tmp_path / "big.mat"
+    p.write_bytes(b"a" * 100 + b"b" * (3 << 20))
+    assert read_file_bytes(p) == p.read_bytes()
+    assert read_file_head(p, 150) == b"a" * 100 + b"b" * 50
+    with pytest.raises(InputError):
+        read_file_bytes(p, limit=1000)
+    with pytest.raises(InputError):   # a folder, as open() says
+        read_file_bytes(tmp_path)

@@ -131,6 +131,7 @@ class Source:
         self._data = data
         self._head: bytes | None = None
         self._whole: bytes | None = None   # a small file's bytes, read by head()
+        self._head_is_all = False   # whether _head holds every byte of the file
         self.encoding: str | None = None
 
     @classmethod
@@ -147,12 +148,21 @@ class Source:
         read only once, so it is read whole, once, and kept
         (:data:`STREAM_LIMIT` at most)."""
         if not hasattr(self, "_stream"):
-            try:
-                mode = os.stat(self.path).st_mode
-                self._stream = not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
-            except (OSError, ValueError):
-                self._stream = False
+            st = self._stat()
+            self._stream = st is not None and not stat.S_ISREG(st.st_mode) \
+                and not stat.S_ISDIR(st.st_mode)
         return self._stream
+
+    def _stat(self) -> os.stat_result | None:
+        """The path's ``os.stat``, asked once (None when it fails): a source
+        is read once, right after it is made, and both :meth:`_is_stream`
+        and :meth:`size` want it."""
+        if not hasattr(self, "_st"):
+            try:
+                self._st = os.stat(self.path)
+            except (OSError, ValueError):
+                self._st = None
+        return self._st
 
     def size(self) -> int | None:
         """The size in bytes of a regular file (None for streams and devices)."""
@@ -160,9 +170,8 @@ class Source:
             return len(self._data)
         if self.path == "-":
             return None
-        try:
-            st = os.stat(self.path)
-        except OSError:
+        st = self._stat()
+        if st is None:
             return None
         return st.st_size if stat.S_ISREG(st.st_mode) else None
 
@@ -192,13 +201,16 @@ class Source:
         file no bigger than the head is read whole, once: :meth:`read_bytes`
         then gives those bytes (most records are that small, and one read
         costs less than two)."""
-        if self._head is None or len(self._head) < size:
+        if self._head is None or (len(self._head) < size and not self._head_is_all):
             if self.in_memory:
                 self._head = self.read_bytes()[:size]
             else:
                 whole = self.size()
                 if whole is not None and whole <= size:
                     self._whole = self._head = textio.read_file_bytes(self.path)
+                    # every byte, read to the end: a later head, of any size,
+                    # is these bytes (it read the file again, for each sniffer)
+                    self._head_is_all = True
                 else:
                     self._head = textio.read_file_head(self.path, size)
         return self._head[:size]

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Iterator
 from gamao_cli import formats
 from gamao_cli.errors import InputError, NotAMatchFile
 
-from . import archives
+from . import archives, textio
 from .base import Source
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -82,9 +82,8 @@ def kind_of_head(head: bytes) -> str | None:
 def kind_of(path: str) -> str | None:
     """The archive kind of a file (``zip``, ``tar``, ``gz``) or None."""
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
+        head = textio.read_file_head(path, 4096)
+    except InputError:
         return None
     return kind_of_head(head)
 
