@@ -67,12 +67,16 @@ _MEMO: BoundedCache[bytes, SideIds] = BoundedCache(1 << 14)
 def _worked_out(t: tuple[int, ...]) -> SideIds:
     """The :class:`SideIds` of a checked side (a tuple of 26 ints 0..15)."""
     bits = bytes(t[25:0:-1]).decode("latin-1").translate(_ZERO_ONES)
+    b = bytes(t)
+    held = b[1:25].translate(_HELD)
+    off = t[0]
+    # (a number of the bytes reversed is the number of the bytes read the
+    # other way round: the mirrored points, the top part; byte 0, the
+    # checkers borne off, is in no part)
     return SideIds(
         int(bits, 2), len(bits),
-        int.from_bytes(bytes(t[1:25]).translate(_HELD), "big"),
-        int.from_bytes(bytes(t[24:0:-1]).translate(_HELD), "big"),
-        int.from_bytes(bytes((0,) + t[1:26]), "big"),
-        int.from_bytes(bytes(t[25:0:-1] + (0,)), "big") << 4,
+        int.from_bytes(held, "big"), int.from_bytes(held, "little"),
+        int.from_bytes(b, "big") - (off << 200), (int.from_bytes(b, "little") - off) << 4,
     )
 
 
