@@ -868,6 +868,15 @@ def test_a_board_equal_to_a_good_one_but_of_other_types_is_refused_after_it():
         tuple(-n for n in START),
         (15,) + START[1:],
         tuple(ace),
+        # what the marshal bytes of a new side say: 26 elements of 5 bytes
+        # each, ints or not; counts no byte holds, or more than 15 in all
+        ("",) + START[1:],
+        (b"",) + START[1:],
+        ((),) + START[1:],
+        (2 ** 40,) + START[1:],
+        (256,) + (0,) * 25,
+        (16,) + (0,) * 25,
+        (0,) * 24 + (16, 0),
     ]
     good = [list(START), bytes(START), array.array("b", START), one,
             (14,) + one[1:], tuple(list(one))]

@@ -64,20 +64,28 @@ _HELD = bytes([0] + [1] * 255)
 _MEMO: BoundedCache[bytes, SideIds] = BoundedCache(1 << 14)
 
 
-def _worked_out(t: tuple[int, ...]) -> SideIds:
-    """The :class:`SideIds` of a checked side (a tuple of 26 ints 0..15)."""
-    bits = bytes(t[25:0:-1]).decode("latin-1").translate(_ZERO_ONES)
-    b = bytes(t)
+def _worked_out(b: bytes) -> SideIds:
+    """The :class:`SideIds` of a checked side, as bytes (26 counts 0..15)."""
+    bits = b[25:0:-1].decode("latin-1").translate(_ZERO_ONES)
     held = b[1:25].translate(_HELD)
-    off = t[0]
+    off = b[0]
     # (a number of the bytes reversed is the number of the bytes read the
     # other way round: the mirrored points, the top part; byte 0, the
     # checkers borne off, is in no part)
-    return SideIds(
+    return _make((
         int(bits, 2), len(bits),
         int.from_bytes(held, "big"), int.from_bytes(held, "little"),
         int.from_bytes(b, "big") - (off << 200), (int.from_bytes(b, "little") - off) << 4,
-    )
+    ))
+
+
+_make = SideIds._make
+
+#: The type codes of 26 ints in the marshal bytes of a tuple (version 2: a
+#: 5-byte head, then for each element its code, 'i' for an int, not a bool
+#: nor of a subclass, of 32 bits, and its 4 bytes).
+_INT_CODES = b"i" * 26
+_INTS_TUPLE_BYTES = 5 + 5 * 26
 
 
 def side_ids(side: Sequence[int], name: str,
@@ -85,18 +93,35 @@ def side_ids(side: Sequence[int], name: str,
     """The :class:`SideIds` of ``side`` once ``check(side, name)`` (the
     board check of :mod:`gamao_cli.ids.gnubg`, which raises ``ValueError``
     saying what is wrong) has found it good; from the memo when a side with
-    the same marshal bytes was found good before."""
+    the same marshal bytes was found good before.
+
+    A new side whose marshal bytes say it is 26 ints (a code ``i`` every
+    5 bytes from byte 5, and no more bytes: each of the 26 elements is an
+    int of the ``i`` form) needs no ``check``: its counts are good when they
+    are bytes (0..255) adding up to 15 at most, which is what ``check``
+    accepts of a tuple of ints."""
     if side.__class__ is not tuple:
         # (a list, bytes, an array: the memo holds tuples only, whose bytes
         # say what each element is; an array's are its raw buffer)
-        return _worked_out(check(side, name))
+        return _worked_out(bytes(check(side, name)))
     try:
         key = marshal.dumps(side, 2)
     except ValueError:   # an element marshal cannot write: no int; the check says so
-        return _worked_out(check(side, name))
+        return _worked_out(bytes(check(side, name)))
     found = _MEMO.data.get(key)
     if found is None:
-        found = _MEMO.put(key, _worked_out(check(side, name)))
+        counts = None
+        if len(key) == _INTS_TUPLE_BYTES and key[5::5] == _INT_CODES:
+            try:
+                counts = bytes(side)
+            except (TypeError, ValueError):   # a count below 0 or above 255
+                pass
+            else:
+                if sum(counts) > MAX_CHECKERS:
+                    counts = None
+        if counts is None:
+            counts = bytes(check(side, name))
+        found = _MEMO.put(key, _worked_out(counts))
     return found
 
 
