@@ -194,18 +194,19 @@ def _position_key_reference(me: Sequence[int], opp: Sequence[int]) -> bytes:
 _ZERO_ONES = tuple("0" + "1" * n for n in range(MAX_CHECKERS + 1))
 
 
-# The sides of the last position asked for, and what they give (a
-# position's Position ID and its XGID are asked for one after the other;
-# tuples cannot change, and holding them keeps their identity from being
-# reused).
-_LAST_SIDES: list = [object(), object(), None]
+# The sides of the last position asked for and what they give, as one
+# tuple (replaced whole, so that a thread never reads one position's sides
+# with another's IDs): a position's Position ID and its XGID are asked for
+# one after the other; tuples cannot change, and holding them keeps their
+# identity from being reused.
+_LAST_SIDES: list = [(object(), object(), None)]
 
 
 def checked_sides(me: Sequence[int], opp: Sequence[int]) -> tuple[SideIds, SideIds]:
     """What each side of a position gives its IDs (:mod:`~gamao_cli.ids.sides`),
     the board checked as :func:`_check_board` checks it: the same
     ``ValueError`` for a board that is no position."""
-    last = _LAST_SIDES
+    last = _LAST_SIDES[0]
     if me is last[0] and opp is last[1]:
         return last[2]
     found = side_ids(me, "me", _check_side), side_ids(opp, "opp", _check_side)
@@ -213,7 +214,7 @@ def checked_sides(me: Sequence[int], opp: Sequence[int]) -> tuple[SideIds, SideI
         _check_board(me, opp)               # says which
         raise AssertionError("the sides hold no point in common")  # pragma: no cover
     if me.__class__ is tuple and opp.__class__ is tuple:
-        last[:] = (me, opp, found)
+        _LAST_SIDES[0] = (me, opp, found)
     return found
 
 
