@@ -61,7 +61,9 @@ _ZERO_ONES = tuple("0" + "1" * n for n in range(MAX_CHECKERS + 1))
 #: checker count (a byte) -> 1 when the point is held
 _HELD = bytes([0] + [1] * 255)
 
-_MEMO: BoundedCache[bytes, SideIds] = BoundedCache(1 << 14)
+# (a side is met again within a few positions: a small memo keeps nearly
+# every hit; about 350 bytes an entry)
+_MEMO: BoundedCache[bytes, SideIds] = BoundedCache(1 << 12)
 
 
 def _worked_out(b: bytes) -> SideIds:
