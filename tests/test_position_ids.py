@@ -13,6 +13,7 @@ Oracles used, besides hand-worked values:
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import random
 import re
@@ -782,3 +783,124 @@ def test_draw_board_tall_stacks_and_bar():
     assert position_id(tuple(me), tuple(opp)) in out
 
 
+
+
+# ---------------------------------------------------------------------------
+# the memo of sides (gamao_cli/ids/sides.py) against the boards themselves
+# ---------------------------------------------------------------------------
+
+def _reference_ids(me, opp):
+    """Position ID and XGID position fields (bottom on roll, top on roll) of a
+    board, from the board itself (no memo), or the ValueError it raises."""
+    X = importlib.import_module("gamao_cli.ids.xgid")  # (gamao_cli.ids.xgid is also a function)
+    try:
+        key = P._position_key_reference(me, opp)
+        me_t, opp_t = P._check_board(me, opp)
+    except ValueError as exc:
+        return ("raised", str(exc))
+    return (P._b64_encode(key), X._position_chars(me_t, opp_t, 1),
+            X._position_chars(me_t, opp_t, -1))
+
+
+def _memo_ids(me, opp):
+    X = importlib.import_module("gamao_cli.ids.xgid")  # (gamao_cli.ids.xgid is also a function)
+    try:
+        pid = position_id(me, opp)
+        sides = P.checked_sides(me, opp)
+    except ValueError as exc:
+        return ("raised", str(exc))
+    return (pid, X._position_field(sides, 1), X._position_field(sides, -1))
+
+
+def _corpus_boards():
+    """The board before every action of every corpus match file (as the
+    writers' replay keeps it), in order."""
+    from conftest import corpus_match_files
+    from gamao_cli.formats import read_path
+    from gamao_cli.replay.replay import validate_match
+    for path in corpus_match_files():
+        try:
+            matches = read_path(str(path))
+        except Exception:
+            continue
+        for mt in matches:
+            for g in validate_match(mt, keep_records=True).games:
+                for r in g.records:
+                    if r.position is not None:
+                        yield r.position.me, r.position.opp
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs the shared corpus")
+def test_the_ids_of_every_corpus_position_are_the_ids_of_the_board_itself():
+    from gamao_cli.ids import sides
+    sides.clear()
+    boards = list(_corpus_boards())
+    assert len(boards) > 100_000
+    for me, opp in boards:
+        assert _memo_ids(me, opp) == _reference_ids(me, opp), (me, opp)
+        # and as a Position ID reads back
+        if sum(me) == sum(opp) == 15:
+            assert decode_position_id(position_id(me, opp)) == (me, opp)
+
+
+def test_a_board_equal_to_a_good_one_but_of_other_types_is_refused_after_it():
+    # the memo knows the good side first: a side equal to it (True == 1,
+    # 1.0 == 1) must still be refused, and lists, bytes and arrays read as
+    # the check reads them
+    import array
+    from gamao_cli.ids import sides
+    sides.clear()
+    assert _memo_ids(START, START)[0] == "4HPwATDgc/ABMA"
+
+    class Count(int):
+        pass
+
+    ace = list(START)
+    ace[24] = 1
+    ace[1] = 1   # a checker on my ace point: the opponent's 24 point is held too
+    one = (0,) * 24 + (1, 0)          # a checker on my 24 point
+    bad = [
+        tuple(True if n == 1 else n for n in one),
+        tuple(float(n) for n in START),
+        tuple(Count(n) for n in START),
+        tuple(START[:25]),
+        START + (0,),
+        tuple(-n for n in START),
+        (15,) + START[1:],
+        tuple(ace),
+        # what the marshal bytes of a new side say: 26 elements of 5 bytes
+        # each, ints or not; counts no byte holds, or more than 15 in all
+        ("",) + START[1:],
+        (b"",) + START[1:],
+        ((),) + START[1:],
+        (2 ** 40,) + START[1:],
+        (256,) + (0,) * 25,
+        (16,) + (0,) * 25,
+        (0,) * 24 + (16, 0),
+    ]
+    good = [list(START), bytes(START), array.array("b", START), one,
+            (14,) + one[1:], tuple(list(one))]
+    for side in bad + good:
+        for me, opp in ((side, START), (START, side), (side, one), (one, side)):
+            _memo_ids(one, START)   # a good side known under the same bytes, first
+            assert _memo_ids(me, opp) == _reference_ids(me, opp), (me, opp)
+    # the raw bytes of an array of shorts are those of a good board of bytes
+    shorts = array.array("H", [0] * 13)
+    assert _memo_ids(bytes(26), bytes(26)) == _reference_ids(bytes(26), bytes(26))
+    assert _memo_ids(shorts, START) == _reference_ids(shorts, START)
+    assert _memo_ids(shorts, START)[0] == "raised"
+    # a point held by both, whichever side is new to the memo
+    assert _memo_ids(one, one) == _reference_ids(one, one)
+    assert "both players" in _memo_ids(START, tuple(ace))[1]
+
+
+def test_the_memo_of_sides_stays_bounded():
+    from gamao_cli.ids import sides
+    sides.clear()
+    rng = random.Random(5)
+    for _ in range(3 * sides._MEMO.limit // 2):
+        me = [0] * 26
+        for _ in range(15):
+            me[rng.randrange(0, 26)] += 1
+        position_id(tuple(me), (15,) + (0,) * 25)
+        assert len(sides._MEMO.data) <= sides._MEMO.limit

@@ -50,10 +50,13 @@ True
 from __future__ import annotations
 
 import base64
+import binascii
 import re
 from operator import mul as _mul
 from dataclasses import dataclass
 from typing import Sequence
+
+from .sides import SideIds, side_ids
 
 __all__ = [
     "Board",
@@ -145,7 +148,8 @@ def _check_board(me: Sequence[int], opp: Sequence[int]) -> tuple[Board, Board]:
 # --------------------------------------------------------------------------
 
 def _b64_encode(data: bytes) -> str:
-    return base64.b64encode(data).decode("ascii").rstrip("=")
+    # (what base64.b64encode does, without its wrapper)
+    return binascii.b2a_base64(data, newline=False).decode("ascii").rstrip("=")
 
 
 def _b64_decode(text: object, length: int, what: str) -> bytes:
@@ -170,17 +174,48 @@ def _bits_of(data: bytes) -> list[int]:
 
 def position_key(me: Sequence[int], opp: Sequence[int]) -> bytes:
     """The 10-byte key behind a Position ID (player not on roll first)."""
-    me_t, opp_t = _check_board(me, opp)
+    m, o = checked_sides(me, opp)
     # bit i of the key is the i-th of: for each point 1..25 of the player not
-    # on roll, then of the player on roll, a 1 per checker and a 0; written
-    # here last bit first, as int(..., 2) reads it (a piece per point, from
-    # a table: no Python loop; the counts, checked, are 0..15: as the
-    # characters of a string, str.translate looks each piece up at C speed)
+    # on roll, then of the player on roll, a 1 per checker and a 0
+    return (o.run | m.run << o.run_bits).to_bytes(10, "little")
+
+
+def _position_key_reference(me: Sequence[int], opp: Sequence[int]) -> bytes:
+    """:func:`position_key` worked out from the board itself, without
+    :mod:`~gamao_cli.ids.sides` (what tests compare it with)."""
+    me_t, opp_t = _check_board(me, opp)
+    # written here last bit first, as int(..., 2) reads it (a piece per
+    # point, from a table: the counts, checked, are 0..15: as the characters
+    # of a string, str.translate looks each piece up at C speed)
     bits = bytes(me_t[25:0:-1] + opp_t[25:0:-1]).decode("latin-1").translate(_ZERO_ONES)
     return int(bits, 2).to_bytes(10, "little")
 
 
 _ZERO_ONES = tuple("0" + "1" * n for n in range(MAX_CHECKERS + 1))
+
+
+# The sides of the last position asked for and what they give, as one
+# tuple (replaced whole, so that a thread never reads one position's sides
+# with another's IDs): a position's Position ID and its XGID are asked for
+# one after the other; tuples cannot change, and holding them keeps their
+# identity from being reused.
+_LAST_SIDES: list = [(object(), object(), None)]
+
+
+def checked_sides(me: Sequence[int], opp: Sequence[int]) -> tuple[SideIds, SideIds]:
+    """What each side of a position gives its IDs (:mod:`~gamao_cli.ids.sides`),
+    the board checked as :func:`_check_board` checks it: the same
+    ``ValueError`` for a board that is no position."""
+    last = _LAST_SIDES[0]
+    if me is last[0] and opp is last[1]:
+        return last[2]
+    found = side_ids(me, "me", _check_side), side_ids(opp, "opp", _check_side)
+    if found[0].held & found[1].mirrored:   # a point held by both
+        _check_board(me, opp)               # says which
+        raise AssertionError("the sides hold no point in common")  # pragma: no cover
+    if me.__class__ is tuple and opp.__class__ is tuple:
+        _LAST_SIDES[0] = (me, opp, found)
+    return found
 
 
 def position_id(me: Sequence[int], opp: Sequence[int]) -> str:

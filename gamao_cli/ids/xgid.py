@@ -34,8 +34,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from .gnubg import (GAME_PLAYING, Board, MatchState, _check_board, match_id,
+from .gnubg import (GAME_PLAYING, Board, MatchState, _check_board, checked_sides, match_id,
                     position_id)
+from .sides import SideIds
 
 __all__ = ["XgidState", "xgid", "parse_xgid", "xgid_of_state"]
 
@@ -186,7 +187,7 @@ def xgid(
     >>> xgid(start, start, turn=-1, cube=2, cube_owner=1, dice="D", jacoby=True)
     'XGID=-b----E-C---eE---c-e----B-:1:1:-1:D:0:0:1:0:10'
     """
-    me_t, opp_t = _check_board(me, opp)
+    sides = checked_sides(me, opp)   # the board first, as ever
     if turn not in (1, -1):
         raise ValueError(f"turn must be 1 (bottom player on roll) or -1 (top player), got {turn!r}")
     if cube_owner not in (0, 1, -1):
@@ -216,7 +217,7 @@ def xgid(
         dice_s = f"{d[0]}{d[1]}"
 
     fields = [
-        _position_chars(me_t, opp_t, turn),
+        _position_field(sides, turn),
         str(cube.bit_length() - 1),
         str(cube_owner),
         str(turn),
@@ -231,9 +232,20 @@ def xgid(
     return "XGID=" + ":".join(fields)
 
 
+def _position_field(sides: tuple[SideIds, SideIds], turn: int) -> str:
+    """The position field of an XGID from what each side of the board gives
+    it (``sides``: :func:`~gamao_cli.ids.gnubg.checked_sides`): the bottom
+    player's part plus the top player's, whose bytes name the characters as
+    in :func:`_position_chars`."""
+    m, o = sides
+    both = m.bottom + o.top if turn == 1 else o.bottom + m.top
+    return both.to_bytes(26, "big").translate(_CHAR_OF_BYTE).decode("ascii")
+
+
 def _position_chars(me: Board, opp: Board, turn: int) -> str:
     """The position field of an XGID (boards already checked: no point is
-    held by both players)."""
+    held by both players), worked out from the boards themselves (what
+    tests compare :func:`_position_field` with)."""
     bottom, top = (me, opp) if turn == 1 else (opp, me)
     # char i: the bottom player's point i (25 = bar; none at 0), else the
     # top player's point 25 - i (0 -> bar; none at 25). At most one of the
@@ -357,13 +369,12 @@ def xgid_of_state(me: Sequence[int], opp: Sequence[int], state: MatchState) -> s
     """
     # what xgid() writes for these arguments, without its checks of them
     # (a MatchState holds only values it accepts): only the board is checked
-    me_t, opp_t = _check_board(me, opp)
     turn = 1 if state.on_roll == 1 else -1
     dice = "D" if state.double_offered else "00" if state.dice == (0, 0) else \
         f"{state.dice[0]}{state.dice[1]}"
     length = state.length
     rules = int(state.crawford) if length else int(state.jacoby)
-    return (f"XGID={_position_chars(me_t, opp_t, turn)}:{state.cube.bit_length() - 1}:"
+    return (f"XGID={_position_field(checked_sides(me, opp), turn)}:{state.cube.bit_length() - 1}:"
             f"{_OWNER[state.cube_owner]}:{turn}:{dice}:{state.score[1]}:{state.score[0]}:"
             f"{rules}:{length}:10")
 

@@ -40,7 +40,7 @@ from gamao_cli.messages import Msg
 from gamao_cli.model.notation import format_steps
 from gamao_cli.rules import CubeState, Offer, Outcome, Position, Resolver, Why
 from gamao_cli.rules.position import _position
-from gamao_cli.rules.resolve import fewer_dice_plan, play_plan
+from gamao_cli.rules.resolve import fewer_dice_plan, play_plan, steps_of_plan
 
 from .diagnostics import Diagnostic, SeverityCounts
 from .record_rules import Rules
@@ -435,7 +435,13 @@ class _GameReplay:
 
         Each play's die steps (:meth:`Resolver.plan`) are kept with its text
         (:class:`~gamao_cli.model.PlayText`), which all the plays written
-        alike share, and played by :func:`~gamao_cli.rules.resolve.play_plan`."""
+        alike share, and played by :func:`~gamao_cli.rules.resolve.play_plan`.
+
+        With records kept (the writers' replay) each play gets the record
+        :meth:`play` gives it: the position before it, the cube, its die
+        steps (:func:`~gamao_cli.rules.resolve.steps_of_plan`); and a play
+        of fewer dice than the roll goes the full way, as :meth:`play` sends
+        it (its steps are the full path's)."""
         cube = self.cube
         turn = cube.turn
         if not self.quiet or cube.pending is not None or turn is None:
@@ -453,6 +459,11 @@ class _GameReplay:
         plan_of, fewer = self.resolver.plan, self.resolver.play_fewer_in_place
         Play, die = m.Play, _DIE
         start, n = i, len(actions)
+        # with records kept: where they go, and the position before the play
+        # (the first from self.pos, as play() takes it; None: to be made)
+        records = self.records if self.keep else None
+        before = self.pos if records is not None else None
+        kept = None
         while i < n:
             a = actions[i]
             if a.__class__ is not Play:
@@ -469,15 +480,22 @@ class _GameReplay:
             if memo is None or memo[0] != roll:
                 shape = a.shape or a.play_shape()
                 plan = plan_of(shape[0], d1, d2)
+                # (the roll, its plan, the hits marked, the plan of a play of
+                # fewer dice, the die steps of the plan when it hits nothing)
                 memo = (roll, plan, shape[1],
-                        () if plan else fewer_dice_plan(shape[0], d1, d2))
+                        () if plan else fewer_dice_plan(shape[0], d1, d2),
+                        steps_of_plan(plan, ()))
                 if written is not None and a._moves is None:
                     written.plan = memo
             plan = memo[1]
             off = me[0]
             if plan:
+                if records is not None and before is None:
+                    # (the mover's side is the one the play before did not
+                    # change when it hit nothing: its tuple is kept)
+                    before = _position(kept or tuple(me), tuple(opp))
                 hits = play_plan(me, opp, plan, memo[2] if marks else None)
-            elif memo[3]:   # a play of fewer dice than the roll
+            elif memo[3] and records is None:   # a play of fewer dice than the roll
                 hits = fewer(me, opp, memo[3], d1, d2, memo[2] if marks else None)
             else:
                 hits = None
@@ -486,6 +504,11 @@ class _GameReplay:
                 self._done(me, opp, turn, i - start)
                 self.play_in_full(a)
                 return i + 1
+            if records is not None:   # what play() records of it
+                records.append(ActionRecord(a, turn, before, cube.value, cube.owner,
+                                            steps_of_plan(plan, hits) if hits else memo[4]))
+                kept = None if hits else before.opp
+                before = None
             i += 1
             if me[0] != off and not any(me[1:]):  # the last checker borne off
                 self.end = (turn, board.outcome_of(_position(tuple(me), tuple(opp))))
@@ -1036,9 +1059,9 @@ class _MatchValidator:
         games = match.games
         handlers = self.handlers
         # plays in a row, in one loop (_GameReplay.plays), when each would
-        # take play(): no records to keep, no stated positions to check
+        # take play(): no stated positions to check
         Play = m.Play
-        in_a_row = handlers.get(Play) is _GameReplay.play and not self.keep
+        in_a_row = handlers.get(Play) is _GameReplay.play
         started = self.start_in_the_middle(games)
         for gi, game in enumerate(games):
             skipped = game.number > previous_number + 1 and gi > 0

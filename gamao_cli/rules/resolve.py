@@ -271,6 +271,24 @@ def fewer_dice_plan(moves: Sequence[Move], d1: int, d2: int) -> tuple[tuple[int,
     return tuple(found[0]) if found and found[1] and found[0] else ()
 
 
+def steps_of_plan(plan: Sequence[tuple[int, int]], hits: tuple[int, ...]) -> tuple[Step, ...]:
+    """The die steps ``(from, to, hit)`` of the play :func:`play_plan` has
+    just made of ``plan`` (and that hit ``hits``): what :meth:`Resolver.resolve_play`
+    gives as its steps. A step hit when it was the first to land on a point
+    hit (as :func:`_take_back` reads a plan).
+
+    >>> steps_of_plan(((8, 3), (6, 1)), (5,))
+    ((8, 5, True), (6, 5, False))
+    """
+    landed: set[int] = set()
+    steps = []
+    for cur, d in plan:
+        t = cur - d if cur > d else 0
+        steps.append((cur, t, t in hits and t not in landed))
+        landed.add(t)
+    return tuple(steps)
+
+
 def play_plan(me: list[int], opp: list[int], plan: Sequence[tuple[int, int]],
               marked: frozenset[int] | None) -> tuple[int, ...] | None:
     """Play the die steps ``(from, die)`` of ``plan`` (:meth:`Resolver.plan`)
@@ -467,13 +485,7 @@ class Resolver:
         ``hits``): what :meth:`resolve_play` gives as its steps. A step hit
         when it was the first to land on a point hit (as :func:`_take_back`
         reads a plan)."""
-        landed: set[int] = set()
-        steps = []
-        for cur, d in self.plans.data[moves][d1 << 3 | d2]:
-            t = cur - d if cur > d else 0
-            steps.append((cur, t, t in hits and t not in landed))
-            landed.add(t)
-        return tuple(steps)
+        return steps_of_plan(self.plans.data[moves][d1 << 3 | d2], hits)
 
     def _plan(self, moves: tuple[Move, ...], d1: int, d2: int) -> tuple[tuple[int, int], ...]:
         """Work out (and keep) the plan of ``moves`` with ``d1``-``d2``."""

@@ -355,7 +355,9 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             else:
                 row["legal"] = True if checked else None
             row["codes"] = _codes(diags)
-            row.update(_analysis(a) if hasattr(a, "analysis") else _NO_ANALYSIS)
+            # (an action without analysis, nearly all: the null columns as
+            # _analysis would make them, from one dict)
+            row.update(_NO_ANALYSIS if getattr(a, "analysis", None) is None else _analysis(a))
             actions.append(row)
             if getattr(a, "analysis", None) is not None:
                 analysed.append((game, seq, a, row))
