@@ -481,10 +481,10 @@ class _GameReplay:
                 shape = a.shape or a.play_shape()
                 plan = plan_of(shape[0], d1, d2)
                 # (the roll, its plan, the hits marked, the plan of a play of
-                # fewer dice, the die steps of the plan when it hits nothing)
+                # fewer dice, the die steps of the plan when it hits nothing:
+                # made when a record first needs them, never in a validation)
                 memo = (roll, plan, shape[1],
-                        () if plan else fewer_dice_plan(shape[0], d1, d2),
-                        steps_of_plan(plan, ()))
+                        () if plan else fewer_dice_plan(shape[0], d1, d2), None)
                 if written is not None and a._moves is None:
                     written.plan = memo
             plan = memo[1]
@@ -505,8 +505,16 @@ class _GameReplay:
                 self.play_in_full(a)
                 return i + 1
             if records is not None:   # what play() records of it
-                records.append(ActionRecord(a, turn, before, cube.value, cube.owner,
-                                            steps_of_plan(plan, hits) if hits else memo[4]))
+                if hits:
+                    steps = steps_of_plan(plan, hits)
+                else:
+                    steps = memo[4]
+                    if steps is None:
+                        steps = steps_of_plan(plan, ())
+                        memo = memo[:4] + (steps,)
+                        if written is not None and a._moves is None:
+                            written.plan = memo
+                records.append(ActionRecord(a, turn, before, cube.value, cube.owner, steps))
                 kept = None if hits else before.opp
                 before = None
             i += 1
