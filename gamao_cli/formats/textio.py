@@ -309,8 +309,6 @@ class DecodedFile:
 
     def _open(self):
         try:
-            if os.path.isdir(self.path):
-                raise IsADirectoryError(errno.EISDIR, "Is a directory", self.path)
             return _open_for_reading(self.path)
         except OSError as e:
             raise cannot_read(self.path, e) from None
@@ -496,45 +494,42 @@ def cannot_read(path: str, e: OSError, key: str = "GM004.cannot-read") -> InputE
     return InputError(path=path, key=key, fields={"reason": os_reason_msg(e)})
 
 
-def _nonblocking_opener(path: str, flags: int) -> int:
-    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
-
-
-def _open_for_reading(label: str):
-    """``open(label, "rb")``, except that a FIFO with no writer does not
-    block: it is opened without waiting and then reads as empty."""
-    fh = open(label, "rb", opener=_nonblocking_opener)
-    try:
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fh.fileno(), True)
-    except OSError:
-        pass
-    return fh
-
-
-def _read_fd(label: str, size: int | None) -> bytes:
-    """The first ``size`` bytes (all of them, when None) of the file
-    ``label``, read with the operating system's own calls: one open, one
-    ``fstat``, a read of the file's size (then to its end, should it have
-    grown) and a close, without a Python file object, and none of the
-    ``stat`` calls a directory check would add (most records are a few
-    kilobytes: what a read costs is mostly these calls). A FIFO with no
-    writer opens without waiting and then reads as empty; a folder is
+def _open_fd(label: str) -> tuple[int, os.stat_result]:
+    """The file ``label`` opened for reading with the operating system's
+    call, and its ``fstat``: a FIFO with no writer opens without waiting
+    (and then reads as empty), and is read blocking from there; a folder is
     :class:`IsADirectoryError`, as ``open`` says."""
     fd = os.open(label, os.O_RDONLY | _NONBLOCK | _CLOEXEC)
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(errno.EISDIR, "Is a directory", label)
-        regular = stat.S_ISREG(st.st_mode)
-        if not regular and hasattr(os, "set_blocking"):
+        if not stat.S_ISREG(st.st_mode) and hasattr(os, "set_blocking"):
             try:
                 os.set_blocking(fd, True)
             except OSError:
                 pass
-        chunk = st.st_size + 1 if regular else _STREAM_CHUNK
-        if size is not None:
-            chunk = min(chunk, size)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def _open_for_reading(label: str):
+    """``open(label, "rb")``, opened as :func:`_open_fd` opens it."""
+    fd, _st = _open_fd(label)
+    return os.fdopen(fd, "rb")
+
+
+def _read_fd(label: str, size: int | None) -> bytes:
+    """The first ``size`` bytes (all of them, when None) of the file
+    ``label`` (opened by :func:`_open_fd`), read with the operating
+    system's own calls, without a Python file object: a read of the file's
+    size, then to its end should it have grown (most records are a few
+    kilobytes: what a read costs is mostly its calls)."""
+    fd, st = _open_fd(label)
+    try:
+        chunk = st.st_size + 1 if stat.S_ISREG(st.st_mode) else _STREAM_CHUNK
         pieces = []
         got = 0
         while size is None or got < size:
