@@ -120,20 +120,12 @@ def _check_side(side: Sequence[int], name: str) -> Board:
     return values
 
 
-# The last board found good (a position's Position ID and its XGID check the
-# same two tuples one after the other; tuples cannot change, and holding them
-# keeps their identity from being reused).
-_CHECKED: list = [None, None]
-
-
 def _check_board(me: Sequence[int], opp: Sequence[int]) -> tuple[Board, Board]:
-    if me is _CHECKED[0] and opp is _CHECKED[1]:
-        return me, opp   # type: ignore[return-value]
+    # (the IDs of a position check it through checked_sides, which keeps
+    # the last position's sides; this is the check itself)
     me_t = _check_side(me, "me")
     opp_t = _check_side(opp, "opp")
     if not any(map(_mul, me_t[1:25], opp_t[24:0:-1])):  # no point held by both
-        if me_t is me and opp_t is opp:
-            _CHECKED[:] = (me_t, opp_t)
         return me_t, opp_t
     for p in range(1, 25):
         if me_t[p] and opp_t[25 - p]:
