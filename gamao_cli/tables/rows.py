@@ -357,9 +357,10 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             row["codes"] = _codes(diags)
             # (an action without analysis, nearly all: the null columns as
             # _analysis would make them, from one dict)
-            row.update(_NO_ANALYSIS if getattr(a, "analysis", None) is None else _analysis(a))
+            analysis = getattr(a, "analysis", None)
+            row.update(_NO_ANALYSIS if analysis is None else _analysis(a))
             actions.append(row)
-            if getattr(a, "analysis", None) is not None:
+            if analysis is not None:
                 analysed.append((game, seq, a, row))
         in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
         rows.games.append({
