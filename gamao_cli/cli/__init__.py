@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 
 import click
 
@@ -210,6 +209,7 @@ class GamaoGroup(Group):
             ctx.exit(exit_codes.INTERRUPTED)
         except Exception as exc:  # an internal error: one line, unless debugging
             if os.environ.get("GAMAO_DEBUG") == "1":
+                import traceback
                 traceback.print_exc()
             else:
                 click.echo("gamao: " + _("internal error: {error} (this is a bug in gamao: "

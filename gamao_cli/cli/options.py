@@ -2,7 +2,6 @@
 pip-tools' ``scripts/options.py``)."""
 from __future__ import annotations
 
-import difflib
 import os
 import sys
 
@@ -68,6 +67,7 @@ def check_codes(values: tuple[str, ...], option: str) -> tuple[str, ...]:
                                                                 title=title(new)), err=True)
             code = new
         elif code not in known:
+            import difflib
             close = difflib.get_close_matches(code, list(CODES), n=3, cutoff=0.6)
             hint = (_("did you mean {codes}?").format(codes=", ".join(close)) if close
                     else _("the codes are {ranges}").format(ranges=_ranges()))

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import sys
 from typing import Any, Callable, Iterable
-from xml.etree import ElementTree as ET
 
 import click
 
@@ -304,6 +303,7 @@ def github_report(results: Iterable[FileCheck], *, threshold: str = DEFAULT_THRE
 
 def junit_report(results: list[FileCheck], *, strict: bool = False) -> str:
     """JUnit XML: one test case per file; errors (and, strict, warnings) fail it."""
+    from xml.etree import ElementTree as ET
     suite = ET.Element("testsuite", name="gamao validate", tests=str(len(results)))
     failures = errors = 0
     for r in results:

@@ -36,16 +36,16 @@ archive is not opened.
 from __future__ import annotations
 
 import fnmatch
-import gzip
 import io
 import os
 import posixpath
 import re
-import tarfile
-import zipfile
 import zlib
 from dataclasses import dataclass
-from typing import IO, Callable, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
+
+if TYPE_CHECKING:
+    import tarfile
 
 from gamao_cli.errors import InputError, OverBudget
 
@@ -75,9 +75,14 @@ except ImportError:   # a Python built without liblzma: no .tar.xz then
     class LZMAError(Exception):  # type: ignore[no-redef]
         pass
 
-#: what a damaged or cut archive stream raises while it is read
-_STREAM_ERRORS: tuple[type[BaseException], ...] = (
-    tarfile.TarError, EOFError, zlib.error, OSError, LZMAError)
+# tarfile, zipfile and gzip are imported where an archive is read: a run
+# over plain records never needs them (their import is start-up time)
+
+
+def _stream_errors() -> tuple[type[BaseException], ...]:
+    """What a damaged or cut archive stream raises while it is read."""
+    import tarfile
+    return (tarfile.TarError, EOFError, zlib.error, OSError, LZMAError)
 
 Opener = Callable[[], IO[bytes]]
 
@@ -249,13 +254,14 @@ class _Peeked(io.RawIOBase):
         return len(data)
 
 
-def _open_tar(fh: IO[bytes]) -> tuple[tarfile.TarFile, bool]:
+def _open_tar(fh: IO[bytes]) -> tuple["tarfile.TarFile", bool]:
     """A tar read as a stream, and whether it was compressed. The
     decompression is gzip's, bzip2's or xz's file object, which inflates
     at most what each read asks for: tarfile's own stream mode inflates a
     whole compressed block at once (16 MB of output for 16 KB of zeros)
     and copies it again for every read, which under the malloc settings of
     a Dask worker (MALLOC_TRIM_THRESHOLD_) cost ten times the CPU."""
+    import tarfile
     head = fh.read(6)
     stream: IO[bytes] = io.BufferedReader(_Peeked(head, fh))
     if head[:2] == b"\x1f\x8b":
@@ -276,6 +282,7 @@ def list_members(path: str, kind: str, *, globs: tuple[str, ...] = (),
                  opener: Opener | None = None) -> list[Member]:
     """The members of an archive a scan takes, in archive order. A
     compressed tar is listed by reading it through once."""
+    import zipfile
     with _open(path, opener) as fh:
         try:
             if kind == "zip":
@@ -295,7 +302,7 @@ def list_members(path: str, kind: str, *, globs: tuple[str, ...] = (),
             if kind == "gz":
                 name = gz_member_name(path, fh)
                 return [Member(name, -1)]
-        except (zipfile.BadZipFile, ValueError) + _STREAM_ERRORS as exc:
+        except (zipfile.BadZipFile, ValueError) + _stream_errors() as exc:
             raise _broken(path, exc) from None
     raise ValueError(f"not an archive kind: {kind!r}")
 
@@ -338,6 +345,7 @@ def iter_members(path: str, kind: str, *, names: Iterable[str] | None = None,
         elif kind == "gz":
             name = gz_member_name(path, fh)
             member = f"{label}:{name}"
+            import gzip
             try:
                 with gzip.GzipFile(fileobj=fh, mode="rb") as g:
                     data = _read_limited(g, member)
@@ -376,6 +384,7 @@ def _screened(label: str, name: str, size: int, wanted, globs
 
 
 def _zip_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
+    import zipfile
     try:
         z = zipfile.ZipFile(fh)
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
@@ -405,9 +414,10 @@ def _zip_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
 
 
 def _tar_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
+    stream_errors = _stream_errors()
     try:
         t, compressed = _open_tar(fh)
-    except _STREAM_ERRORS as exc:
+    except stream_errors as exc:
         raise _broken(label, exc) from None
     with t:
         try:
@@ -428,7 +438,7 @@ def _tar_members(fh, label, wanted, globs) -> Iterator[Source | InputError]:
                 m = t.extractfile(info)
                 data = m.read() if m is not None else b""
                 yield Source.from_bytes(data, label=member)
-        except _STREAM_ERRORS as exc:
+        except stream_errors as exc:
             # a tar is read as a stream: nothing after the damage can be reached
             raise _broken(label, exc) from None
 

@@ -42,7 +42,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -789,6 +788,7 @@ def atomic_write(
     else:
         mode = 0o666 & ~_current_umask()
 
+    import tempfile   # (here: reading never needs it)
     tmp: str | None = None
     fd = -1
     step = "create a temporary file"
