@@ -27,6 +27,7 @@ from gamao_cli.rules import Position
 from .replay import MatchReport, Rules, validate_match
 
 _ROLLS = m.ROLLS
+_MISSING: Any = object()
 
 
 @dataclass
@@ -44,7 +45,14 @@ class Snapshot:
 
     @property
     def match_id(self) -> str:
-        return match_id(self.state)
+        # the snapshots of one state share it (:func:`snapshots`): its ID is
+        # worked out once, kept on the (frozen) state beside its fields
+        state = self.state
+        mid = state.__dict__.get("_match_id")
+        if mid is None:
+            mid = match_id(state)
+            object.__setattr__(state, "_match_id", mid)
+        return mid
 
     @property
     def xgid(self) -> str:
@@ -69,6 +77,9 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
     jacoby = bool(rules.jacoby) if match.length == 0 else False
     length = min(match.length, (1 << 15) - 1)
     out: list[Snapshot] = []
+    # one MatchState for all the snapshots of equal states (it is frozen):
+    # a match repeats a few thousand states over its actions
+    states: dict[tuple, MatchState | None] = {}
     for game, result in zip(match.games, report.games):
         first_roll = True
         score = tuple(min(s, (1 << 15) - 1) for s in result.score_before)
@@ -91,12 +102,20 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
             game_state = GAME_NONE if first_roll and isinstance(a, _ROLLS) else GAME_PLAYING
             if isinstance(a, _ROLLS):
                 first_roll = False
-            try:
-                state = MatchState(cube=_cube_log_ok(r.cube), cube_owner=r.cube_owner,
-                                   on_roll=on_roll, crawford=crawford,
-                                   game_state=game_state, turn=turn, double_offered=offered,
-                                   dice=dice, length=length, score=score, jacoby=jacoby)
-            except ValueError:
+            key = (r.cube, r.cube_owner, on_roll, crawford, game_state, turn, offered, dice,
+                   score)
+            state = states.get(key, _MISSING)
+            if state is _MISSING:
+                try:
+                    state = MatchState(cube=_cube_log_ok(r.cube), cube_owner=r.cube_owner,
+                                       on_roll=on_roll, crawford=crawford,
+                                       game_state=game_state, turn=turn,
+                                       double_offered=offered, dice=dice, length=length,
+                                       score=score, jacoby=jacoby)
+                except ValueError:
+                    state = None
+                states[key] = state
+            if state is None:
                 continue
             out.append(Snapshot(game.number, a, r.position, state))
     return out
