@@ -151,6 +151,22 @@ def test_jsonl_one_object_per_diagnostic():
         jsonschema.validate(o, _schema("validate.schema.json")["$defs"]["diagnostic"])
 
 
+def test_jsonl_gives_a_binary_places_byte_offset_a_field_of_its_own(tmp_path):
+    """Where a record has no line and column (a NUL byte, an .xg), the byte
+    offset is the field ``byte``, beside ``fields.at_byte``; a text's
+    diagnostics have none."""
+    bad = tmp_path / "bin.mat"
+    bad.write_bytes(b" 1 point match\n\n Game 1\x00\x01\x02")
+    r = run("validate", "--format", "jsonl", str(bad), ILLEGAL)
+    objs = [json.loads(line) for line in r.output.splitlines()]
+    first = objs[0]
+    assert (first["code"], first["line"], first["byte"], first["fields"]["at_byte"]) == \
+        ("GM003", None, 23, 23)
+    assert all("byte" not in o for o in objs[1:]) and len(objs) == 3
+    for o in objs:
+        jsonschema.validate(o, _schema("validate.schema.json")["$defs"]["diagnostic"])
+
+
 def test_github_annotations():
     r = run("validate", "--format", "github", ILLEGAL)
     first = r.output.splitlines()[0]

@@ -76,6 +76,10 @@ class Diagnostic:
             "column": self.column, "game": self.game, "move": self.move,
             "player": self.player,
         }
+        at = self.fields.get("at_byte")
+        if type(at) is int and at >= 0:
+            # a binary record's place: the byte offset, where a text has line and column
+            d["byte"] = at
         if self.dice is not None:
             d["dice"] = self.dice
         if self.play is not None:
