@@ -21,10 +21,13 @@
  * attribute values, written into the same slots), with the line, column,
  * move number and side the Python loop gives it, looking the cell up in the
  * reader's cache dict and calling the reader's _roll_play_info on a miss.
+ * It also takes a dance written "DD:" alone (ROLL), when it can tell that
+ * none of the cells tried before ROLL matches there, and makes its Dance as
+ * the Python loop does (calling the class).
  *
  * It stops, without consuming, at anything else, and the Python loop does
  * that one match with the regular expression: other cell kinds (Doubles,
- * Takes, Wins, a dance "66:"...), a line break alone, junk, a move number
+ * Takes, Wins, "66: Cannot Move"...), a line break alone, junk, a move number
  * of more than 18 digits, and any match whose path looks at a character
  * beyond ASCII (\d matches other digits too).
  */
@@ -43,6 +46,9 @@ static const char *slot_names[N_SLOTS] = {
 };
 static Py_ssize_t slot_offsets[N_SLOTS];
 static PyTypeObject *play_type = NULL;
+static PyObject *dance_type = NULL;     /* Dance, called as the Python loop calls it */
+static PyObject *dance_kwnames = NULL;  /* ("dice", "written", "line", "column", "move_number") */
+static PyObject *empty_str = NULL;
 static PyObject *empty_tuple = NULL;
 
 /* mirrors reader.LONE_CELL_RIGHT_COLUMN and reader.RIGHT_GAP_WIDTH (setup) */
@@ -159,6 +165,28 @@ roll_play(Text *t, Py_ssize_t i)
     return j;
 }
 
+/* ROLL: [0-9]{2}: at i, when ROLL_PLAY failed there and the cells tried
+ * before ROLL cannot match: ROLL_CANNOT, ROLL_UNKNOWN and ROLL_ILLEGAL all
+ * need blanks after the colon and then "Cannot", "????", "Concedes",
+ * "Resigns" or "Illegal" (any case): so the first character after the
+ * blanks (if any) must not be one of ?CcRrIi (nothing beyond ASCII folds
+ * to them: such a character declines anyway). The end of the cell, or -1. */
+static Py_ssize_t
+roll(Text *t, Py_ssize_t i)
+{
+    Py_ssize_t j;
+    Py_UCS4 c;
+    if (!IS_DIGIT(at(t, i)) || !IS_DIGIT(at(t, i + 1)) || at(t, i + 2) != ':')
+        return -1;
+    j = i + 3;
+    while (IS_BLANK(at(t, j)))
+        j++;
+    c = at(t, j);
+    if (c == '?' || c == 'C' || c == 'c' || c == 'R' || c == 'r' || c == 'I' || c == 'i')
+        return -1;
+    return i + 3;
+}
+
 static PyObject *
 new_play(Py_ssize_t player, PyObject *dice, PyObject *written, Py_ssize_t text_column,
          Py_ssize_t line, Py_ssize_t column, PyObject *number)
@@ -195,22 +223,25 @@ new_play(Py_ssize_t player, PyObject *dice, PyObject *written, Py_ssize_t text_c
 }
 
 PyDoc_STRVAR(setup_doc,
-"setup(play_class, lone_cell_right_column, right_gap_width) -> bool\n\n"
-"Remember the class of plays and the reader's two layout constants. False\n"
+"setup(play_class, dance_class, lone_cell_right_column, right_gap_width) -> bool\n\n"
+"Remember the classes of plays and dances and the reader's two layout\n"
+"constants. False\n"
 "(and the kernel must go unused) when the class is not as scan() expects:\n"
 "plain slots for what Play.from_text sets, object's __new__ and __setattr__.");
 
 static PyObject *
 cell_scan_setup(PyObject *self, PyObject *args)
 {
-    PyObject *cls;
+    PyObject *cls, *dance;
     Py_ssize_t lone, gap;
     Py_ssize_t offsets[N_SLOTS];
     PyTypeObject *type;
     int i;
 
-    if (!PyArg_ParseTuple(args, "Onn:setup", &cls, &lone, &gap))
+    if (!PyArg_ParseTuple(args, "OOnn:setup", &cls, &dance, &lone, &gap))
         return NULL;
+    if (!PyCallable_Check(dance))
+        Py_RETURN_FALSE;
     if (!PyType_Check(cls))
         Py_RETURN_FALSE;
     type = (PyTypeObject *)cls;
@@ -241,6 +272,19 @@ cell_scan_setup(PyObject *self, PyObject *args)
         if (empty_tuple == NULL)
             return NULL;
     }
+    if (dance_kwnames == NULL) {
+        dance_kwnames = Py_BuildValue("(sssss)", "dice", "written", "line", "column",
+                                      "move_number");
+        if (dance_kwnames == NULL)
+            return NULL;
+    }
+    if (empty_str == NULL) {
+        empty_str = PyUnicode_New(0, 0);
+        if (empty_str == NULL)
+            return NULL;
+    }
+    Py_INCREF(dance);
+    Py_XSETREF(dance_type, dance);
     memcpy(slot_offsets, offsets, sizeof offsets);
     Py_INCREF(cls);
     Py_XSETREF(play_type, type);
@@ -301,7 +345,7 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_ssize_t p = pos, newline_end = -1, num_start = -1, num_end = -1;
         Py_ssize_t gap_start, gap_end, end, column, offset, d;
         PyObject *cell, *info, *play;
-        int rc;
+        int rc, is_dance;
 
         t.beyond_ascii = 0;
         /* (?:(?P<newline>(?:\n[ \t]*+)++)(?:(?P<number>\d+)\))?)? */
@@ -341,6 +385,11 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             }
         }
         end = roll_play(&t, p);
+        is_dance = 0;
+        if (end < 0 && !t.beyond_ascii) {
+            end = roll(&t, p);
+            is_dance = 1;
+        }
         if (end < 0 || t.beyond_ascii || (num_start >= 0 && num_end - num_start > 18))
             break;   /* the regular expression's to do */
 
@@ -375,6 +424,33 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 side = gap_end - gap_start >= right_gap_width ? 1 : 0;
         }
 
+        if (is_dance) {
+            /* Dance(side & 1, dice=..., written="", line=, column=, move_number=)
+             * (_roll_dance of "DD:": written is " ".join("".split())) */
+            PyObject *call_args[6];
+            int k;
+            call_args[0] = PyLong_FromSsize_t(side & 1);
+            call_args[1] = Py_BuildValue("(ii)", (int)PyUnicode_READ(t.kind, t.data, p) - '0',
+                                         (int)PyUnicode_READ(t.kind, t.data, p + 1) - '0');
+            call_args[2] = Py_NewRef(empty_str);
+            call_args[3] = PyLong_FromSsize_t(line);
+            call_args[4] = PyLong_FromSsize_t(column);
+            call_args[5] = Py_NewRef(number);
+            play = NULL;
+            if (call_args[0] && call_args[1] && call_args[3] && call_args[4])
+                play = PyObject_Vectorcall(dance_type, call_args, 1, dance_kwnames);
+            for (k = 0; k < 6; k++)
+                Py_XDECREF(call_args[k]);
+            if (play == NULL)
+                goto error;
+            rc = PyList_Append(actions, play);
+            Py_DECREF(play);
+            if (rc < 0)
+                goto error;
+            side++;
+            pos = end;
+            continue;
+        }
         cell = PyUnicode_Substring(text, p, end);
         if (cell == NULL)
             goto error;

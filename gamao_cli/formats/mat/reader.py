@@ -205,7 +205,8 @@ def _cell_scan_kernel():
     """The C kernel's ``scan`` (``_cell_scan.c``), set up with the class of
     plays, or None (not built, GAMAO_PURE_PYTHON, or a Play it cannot make)."""
     module = kernels.kernel("gamao_cli.formats.mat._cell_scan")
-    if module is None or not module.setup(m.Play, LONE_CELL_RIGHT_COLUMN, RIGHT_GAP_WIDTH):
+    if module is None or not module.setup(m.Play, m.Dance, LONE_CELL_RIGHT_COLUMN,
+                                          RIGHT_GAP_WIDTH):
         return None
     return module.scan
 
@@ -270,8 +271,9 @@ class MatchFileBuilder(Transformer):
         same work: the kernel consumes the matches it can prove the line
         splitter makes (a ROLL_PLAY cell on the regular expression's first
         path, with any line break, move number and gap before it, all
-        ASCII), making their plays as below, and hands every other match
-        back to :meth:`_step`, this loop's body, one at a time."""
+        ASCII; and a dance "DD:" alone), making their actions as below,
+        and hands every other match back to :meth:`_step`, this loop's
+        body, one at a time."""
         if _CELL_SCAN is not None:
             self._runs_scanned(_CELL_SCAN, text, start, line, line_start, number, actions)
             return
