@@ -56,13 +56,28 @@ static Py_ssize_t off_player, off_dice, off_moves, off_written, off_plan;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
-/* An exact int that fits a long: 1 and *v, else 0 (no error left set). */
+/* An exact int that fits a long: 1 and *v, else 0 (no error left set).
+ * An int of one digit (all the counts, dice and points) is read directly. */
 static int
 small_int(PyObject *o, long *v)
 {
     int overflow;
     if (o == NULL || !PyLong_CheckExact(o))
         return 0;
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return 1;
+    }
+#else
+    {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size >= -1 && size <= 1) {
+            *v = size ? (long)size * (long)((PyLongObject *)o)->ob_digit[0] : 0;
+            return 1;
+        }
+    }
+#endif
     *v = PyLong_AsLongAndOverflow(o, &overflow);
     if (overflow || (*v == -1 && PyErr_Occurred())) {
         PyErr_Clear();
