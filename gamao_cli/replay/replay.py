@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from gamao_cli import kernels
 from gamao_cli import model as m
 from gamao_cli import rules as board
 from gamao_cli.errors import UnknownVariant
@@ -72,6 +73,24 @@ RESOLVER = Resolver()
 
 _ROLLS = frozenset((m.Play, m.Dance, m.UnplayedRoll))
 _DIE = frozenset(range(1, 7))
+
+
+def _bound_kernel():
+    """The C run of plays (``_play_run.c``), bound to the model's classes,
+    or None: not built, ``GAMAO_PURE_PYTHON`` set, or a model it cannot read
+    (then the Python loop of :meth:`_GameReplay.plays` does it all)."""
+    kernel = kernels.kernel("gamao_cli.replay._play_run")
+    if kernel is None:
+        return None
+    try:
+        kernel.bind(m.Play, m.PlayText)
+    except (TypeError, AttributeError):
+        return None
+    return kernel
+
+
+# (the tests set it to None to compare the kernel with the Python loop)
+_play_run = _bound_kernel()
 _LEFT, _RIGHT, _NOBODY = Msg("player.left", {}), Msg("player.right", {}), Msg("player.nobody", {})
 
 
@@ -441,7 +460,19 @@ class _GameReplay:
         :meth:`play` gives it: the position before it, the cube, its die
         steps (:func:`~gamao_cli.rules.resolve.steps_of_plan`); and a play
         of fewer dice than the roll goes the full way, as :meth:`play` sends
-        it (its steps are the full path's)."""
+        it (its steps are the full path's).
+
+        Without records, when the optional C kernel is built
+        (``_play_run.c``; :mod:`gamao_cli.kernels`), the loop hands it the
+        plain stretches: its ``run`` plays, on C copies of the side arrays,
+        every play in a row that is its text's memo for the same roll and
+        whose plan plays whole (play_plan's tests, in its order), and stops,
+        the arrays as they were, at the first action that is anything else
+        (no memo yet, a play of fewer dice, a play that fails, out of turn,
+        the play that bears off the last checker): this loop handles that
+        one as it would without the kernel, then hands on the rest. This
+        Python loop is the reference; tests/test_play_run_kernel.py runs the
+        corpus both ways and compares."""
         cube = self.cube
         turn = cube.turn
         if not self.quiet or cube.pending is not None or turn is None:
@@ -464,7 +495,17 @@ class _GameReplay:
         records = self.records if self.keep else None
         before = self.pos if records is not None else None
         kept = None
+        run = _play_run.run if records is None and _play_run is not None else None
         while i < n:
+            if run is not None:
+                j = run(actions, i, me, opp, turn, marks)
+                if j != i:
+                    if (j - i) & 1:   # as the player on roll after those plays sees it
+                        me, opp = opp, me
+                        turn = 1 - turn
+                    i = j
+                    if i == n:
+                        break
             a = actions[i]
             if a.__class__ is not Play:
                 break   # (never the first: the caller gives a play)

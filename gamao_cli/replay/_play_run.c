@@ -1,0 +1,443 @@
+/* The replay's run of plays in C: an optional speed-up of the loop of
+ * _GameReplay.plays (gamao_cli/replay/replay.py) and of play_plan
+ * (gamao_cli/rules/resolve.py), for a validation without records.
+ *
+ * The Python code is the reference and the fallback: without this module
+ * (no compiler at `pip install .`, or GAMAO_PURE_PYTHON=1) the replay runs
+ * the Python loop, and tests/test_play_run_kernel.py replays the whole
+ * corpus both ways and compares.
+ *
+ * run(actions, i, me, opp, turn, marks) plays actions[i], actions[i+1], ...
+ * while each is the plain case of the Python loop:
+ *   - exactly a Play (class identity) of the player `turn` (0 or 1), both
+ *     dice ints 1..6;
+ *   - its text's memo (PlayText.plan, read only while the play is its text:
+ *     Play._moves is None) is there, for the same roll (memo[0] ==
+ *     d1 << 3 | d2), with a non-empty plan memo[1] of (from, die) steps,
+ *     from 1..25, die 1..6 (anything else is declined, never trusted);
+ *   - the plan plays with play_plan's tests in play_plan's order, and, with
+ *     `marks`, the points hit are the hit-marked points memo[2];
+ *   - the play does not bear off the mover's last checker.
+ * It plays each on C copies of the side lists `me` (the side on roll) and
+ * `opp`, 26 counts each, and swaps them after each play, as the Python loop
+ * does. At the first action that is not that plain case it stops, with the
+ * arrays exactly as they were before that action, and returns its index:
+ * the Python loop then handles that action as it always does (it computes
+ * the memo, plays a play of fewer dice, sends a failing play the full way,
+ * ends the game with board.outcome_of). Before returning, the counts that
+ * changed are written back to the two lists (the same list objects: after
+ * an odd number of plays the caller swaps its names for them).
+ *
+ * Nothing here runs Python code, but for a hit-marked set whose members
+ * compare by a Python __eq__ (a reader gives ints): an error there is
+ * cleared and the play declined, and Python meets it again.
+ *
+ * bind(Play, PlayText) must be called once first: it reads where the slots
+ * the loop reads (player, dice, _moves, _written; plan) are in the objects,
+ * from the classes' member descriptors, and refuses classes that do not
+ * have them as plain object slots.
+ *
+ * play_plan(me, opp, plan, marked) is play_plan's twin on two lists, for
+ * the tests: the points hit, or None and the lists as they were.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SIDE 26
+#define MAX_STEPS 8
+/* counts beyond this are left to Python (no C overflow, whatever the input) */
+#define COUNT_LIMIT ((int64_t)1 << 40)
+
+static PyTypeObject *play_type = NULL, *text_type = NULL;
+static Py_ssize_t off_player, off_dice, off_moves, off_written, off_plan;
+
+#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+
+/* An exact int that fits a long: 1 and *v, else 0 (no error left set).
+ * An int of one digit (all the counts, dice and points) is read directly. */
+static int
+small_int(PyObject *o, long *v)
+{
+    int overflow;
+    if (o == NULL || !PyLong_CheckExact(o))
+        return 0;
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return 1;
+    }
+#else
+    {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size >= -1 && size <= 1) {
+            *v = size ? (long)size * (long)((PyLongObject *)o)->ob_digit[0] : 0;
+            return 1;
+        }
+    }
+#endif
+    *v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* A side list into a C array: 1, else 0 (not a list of 26 exact ints). */
+static int
+load_side(PyObject *list, int64_t *side)
+{
+    if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != SIDE)
+        return 0;
+    for (Py_ssize_t k = 0; k < SIDE; k++) {
+        long v;
+        if (!small_int(PyList_GET_ITEM(list, k), &v) || v >= COUNT_LIMIT || v <= -COUNT_LIMIT)
+            return 0;
+        side[k] = v;
+    }
+    return 1;
+}
+
+/* Write the counts that changed back to the list: 0, or -1 with an error. */
+static int
+store_side(PyObject *list, const int64_t *side, const int64_t *was)
+{
+    for (Py_ssize_t k = 0; k < SIDE; k++) {
+        if (side[k] != was[k]) {
+            PyObject *v = PyLong_FromLongLong(side[k]);
+            if (v == NULL)
+                return -1;
+            if (PyList_SetItem(list, k, v) < 0)   /* steals v */
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* A plan (an exact tuple of 1..MAX_STEPS exact (from, die) tuples, from
+ * 1..25, die 1..6) into cur[]/die[]: its length, else 0. */
+static Py_ssize_t
+load_plan(PyObject *plan, int *cur, int *die)
+{
+    if (!PyTuple_CheckExact(plan))
+        return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(plan);
+    if (n < 1 || n > MAX_STEPS)
+        return 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *step = PyTuple_GET_ITEM(plan, k);
+        long c, d;
+        if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 2
+                || !small_int(PyTuple_GET_ITEM(step, 0), &c)
+                || !small_int(PyTuple_GET_ITEM(step, 1), &d)
+                || c < 1 || c > 25 || d < 1 || d > 6)
+            return 0;
+        cur[k] = (int)c;
+        die[k] = (int)d;
+    }
+    return n;
+}
+
+/* play_plan's steps on C arrays, its tests in its order: 1 when every step
+ * is legal (the arrays then hold the position after, *hitmask the points
+ * hit, *nhits how many), else 0 with the arrays partly played (the caller
+ * restores them). The indexes stay in 0..25: cur in 1..25, die in 1..6. */
+static int
+play_steps(int64_t *me, int64_t *opp, const int *cur, const int *die, Py_ssize_t n,
+           uint32_t *hitmask, int *nhits)
+{
+    uint32_t mask = 0;
+    int count = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int c = cur[k];
+        int t = c - die[k];
+        if (!me[c] || (me[25] && c != 25))
+            return 0;                       /* no checker there; the bar first */
+        if (t > 0) {
+            int64_t o = opp[25 - t];
+            if (o > 1)
+                return 0;                   /* the point is held */
+            me[c] -= 1;
+            me[t] += 1;
+            if (o) {                        /* a lone checker there: hit */
+                opp[25 - t] = 0;
+                opp[25] += 1;
+                if (!(mask & (1u << t)))
+                    count++;
+                mask |= 1u << t;
+            }
+        }
+        else {                              /* bearing off */
+            for (int p = 7; p < SIDE; p++)
+                if (me[p])
+                    return 0;               /* checkers outside */
+            if (t)
+                for (int p = c + 1; p < 7; p++)
+                    if (me[p])
+                        return 0;           /* one higher */
+            me[c] -= 1;
+            me[0] += 1;
+        }
+    }
+    *hitmask = mask;
+    *nhits = count;
+    return 1;
+}
+
+/* Whether the points of hitmask (nhits of them) are the set `marked`
+ * (set(hits) == marked): 1 or 0, -1 with an error set. */
+static int
+hits_are_marked(uint32_t hitmask, int nhits, PyObject *marked)
+{
+    if (PySet_GET_SIZE(marked) != nhits)
+        return 0;
+    int same = 1;
+    Py_INCREF(marked);
+    for (int t = 1; t < SIDE && same == 1; t++) {
+        if (hitmask & (1u << t)) {
+            PyObject *key = PyLong_FromLong(t);
+            if (key == NULL) {
+                same = -1;
+                break;
+            }
+            same = PySet_Contains(marked, key);
+            Py_DECREF(key);
+        }
+    }
+    Py_DECREF(marked);
+    return same;
+}
+
+/* The marks test of play_plan: 1 the play stands, 0 not, -1 an error.
+ * marked: NULL for None (no marks to check), else an exact set or frozenset. */
+static int
+marks_agree(uint32_t hitmask, int nhits, PyObject *marked)
+{
+    if (nhits)
+        return marked == NULL ? 1 : hits_are_marked(hitmask, nhits, marked);
+    return marked == NULL || PySet_GET_SIZE(marked) == 0;
+}
+
+static PyObject *
+run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "run(actions, i, me, opp, turn, marks)");
+        return NULL;
+    }
+    if (play_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_play_run.bind(Play, PlayText) first");
+        return NULL;
+    }
+    PyObject *actions = args[0], *me_list = args[2], *opp_list = args[3];
+    Py_ssize_t i = PyLong_AsSsize_t(args[1]);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    int marks = PyObject_IsTrue(args[5]);
+    if (marks < 0)
+        return NULL;
+    long turn;
+    int64_t a_side[SIDE], b_side[SIDE], a_was[SIDE], b_was[SIDE], keep[2 * SIDE];
+    if (!PyList_CheckExact(actions) || i < 0 || i >= PyList_GET_SIZE(actions)
+            || me_list == opp_list || !small_int(args[4], &turn) || (turn != 0 && turn != 1)
+            || !load_side(me_list, a_side) || !load_side(opp_list, b_side))
+        return PyLong_FromSsize_t(i);       /* all of it for Python */
+    memcpy(a_was, a_side, sizeof a_side);
+    memcpy(b_was, b_side, sizeof b_side);
+    int64_t *me = a_side, *opp = b_side;
+    int cur[MAX_STEPS], die[MAX_STEPS];
+
+    while (i < PyList_GET_SIZE(actions)) {
+        PyObject *a = PyList_GET_ITEM(actions, i);
+        if (Py_TYPE(a) != play_type)
+            break;
+        long player, d1, d2, memo_roll;
+        if (!small_int(SLOT(a, off_player), &player) || player != turn)
+            break;                          /* out of turn (or no player) */
+        PyObject *dice = SLOT(a, off_dice);
+        if (dice == NULL || !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2
+                || !small_int(PyTuple_GET_ITEM(dice, 0), &d1)
+                || !small_int(PyTuple_GET_ITEM(dice, 1), &d2)
+                || d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
+            break;                          /* dice off the die */
+        PyObject *written = SLOT(a, off_written);
+        if (SLOT(a, off_moves) != Py_None || written == NULL || Py_TYPE(written) != text_type)
+            break;                          /* not its text's play: no memo */
+        PyObject *memo = SLOT(written, off_plan);
+        if (memo == NULL || !PyTuple_CheckExact(memo) || PyTuple_GET_SIZE(memo) < 3
+                || !small_int(PyTuple_GET_ITEM(memo, 0), &memo_roll)
+                || memo_roll != (d1 << 3 | d2))
+            break;                          /* no memo for this roll */
+        Py_ssize_t n = load_plan(PyTuple_GET_ITEM(memo, 1), cur, die);
+        if (n == 0)
+            break;                          /* fewer dice, no plan, or odd */
+        PyObject *marked = NULL;
+        if (marks) {
+            marked = PyTuple_GET_ITEM(memo, 2);
+            if (marked == Py_None)
+                marked = NULL;
+            else if (!PyAnySet_CheckExact(marked))
+                break;
+        }
+        memcpy(keep, me, SIDE * sizeof *me);
+        memcpy(keep + SIDE, opp, SIDE * sizeof *opp);
+        int64_t off = me[0];
+        uint32_t hitmask = 0;
+        int nhits = 0, ok = play_steps(me, opp, cur, die, n, &hitmask, &nhits);
+        if (ok)
+            ok = marks_agree(hitmask, nhits, marked);
+        if (ok == 1 && me[0] != off) {
+            int left = 0;
+            for (int p = 1; p < SIDE; p++)
+                left |= me[p] != 0;
+            ok = left;                      /* the last checker borne off: Python ends it */
+        }
+        if (ok != 1) {
+            if (ok < 0)
+                PyErr_Clear();              /* Python meets it again */
+            memcpy(me, keep, SIDE * sizeof *me);
+            memcpy(opp, keep + SIDE, SIDE * sizeof *opp);
+            break;
+        }
+        int64_t *swap = me;                 /* as the opponent, next on roll, sees it */
+        me = opp;
+        opp = swap;
+        turn = 1 - turn;
+        i++;
+    }
+    if (store_side(me_list, a_side, a_was) < 0 || store_side(opp_list, b_side, b_was) < 0)
+        return NULL;
+    return PyLong_FromSsize_t(i);
+}
+
+static PyObject *
+play_plan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "play_plan(me, opp, plan, marked)");
+        return NULL;
+    }
+    PyObject *me_list = args[0], *opp_list = args[1], *marked = args[3];
+    int64_t me[SIDE], opp[SIDE], me_was[SIDE], opp_was[SIDE];
+    int cur[MAX_STEPS], die[MAX_STEPS];
+    if (me_list == opp_list || !load_side(me_list, me) || !load_side(opp_list, opp)) {
+        PyErr_SetString(PyExc_ValueError, "two distinct lists of 26 ints");
+        return NULL;
+    }
+    Py_ssize_t n = load_plan(args[2], cur, die);
+    if (n == 0) {
+        PyErr_SetString(PyExc_ValueError, "a plan of 1..8 (from 1..25, die 1..6) steps");
+        return NULL;
+    }
+    if (marked == Py_None)
+        marked = NULL;
+    else if (!PyAnySet_CheckExact(marked)) {
+        PyErr_SetString(PyExc_TypeError, "marked: a set, a frozenset or None");
+        return NULL;
+    }
+    memcpy(me_was, me, sizeof me);
+    memcpy(opp_was, opp, sizeof opp);
+    uint32_t hitmask = 0;
+    int nhits = 0, ok = play_steps(me, opp, cur, die, n, &hitmask, &nhits);
+    if (ok)
+        ok = marks_agree(hitmask, nhits, marked);
+    if (ok < 0)
+        return NULL;
+    if (!ok)
+        Py_RETURN_NONE;                     /* the lists untouched */
+    /* the points hit in the order play_plan finds them (a point is hit once) */
+    PyObject *hits = PyTuple_New(nhits);
+    if (hits == NULL)
+        return NULL;
+    int k = 0;
+    uint32_t seen = 0;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        int t = cur[s] - die[s];
+        if (t > 0 && (hitmask & (1u << t)) && !(seen & (1u << t))) {
+            /* the first step to land on t hit it: a later one lands on the mover's */
+            seen |= 1u << t;
+            PyObject *v = PyLong_FromLong(t);
+            if (v == NULL) {
+                Py_DECREF(hits);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(hits, k++, v);
+        }
+    }
+    if (store_side(me_list, me, me_was) < 0 || store_side(opp_list, opp, opp_was) < 0) {
+        Py_DECREF(hits);
+        return NULL;
+    }
+    return hits;
+}
+
+/* Where the object slot `name` of `type` is in its instances: 0, else -1
+ * with an error (not a plain object slot of this class or a base). */
+static int
+slot_offset(PyObject *type, const char *name, Py_ssize_t *out)
+{
+    PyObject *d = PyObject_GetAttrString(type, name);
+    if (d == NULL)
+        return -1;
+    int ok = Py_TYPE(d) == &PyMemberDescr_Type;
+    if (ok) {
+        PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
+        ok = md->type == T_OBJECT_EX && md->offset > 0
+            && (size_t)md->offset + sizeof(PyObject *) <= (size_t)((PyTypeObject *)type)->tp_basicsize
+            && PyType_IsSubtype((PyTypeObject *)type, PyDescr_TYPE(d));
+        if (ok)
+            *out = md->offset;
+    }
+    Py_DECREF(d);
+    if (!ok)
+        PyErr_Format(PyExc_TypeError, "%s is not a plain object slot", name);
+    return ok ? 0 : -1;
+}
+
+static PyObject *
+bind(PyObject *module, PyObject *args)
+{
+    PyObject *play, *text;
+    Py_ssize_t p, d, mv, w, pl;
+    if (!PyArg_ParseTuple(args, "O!O!:bind", &PyType_Type, &play, &PyType_Type, &text))
+        return NULL;
+    if (slot_offset(play, "player", &p) < 0 || slot_offset(play, "dice", &d) < 0
+            || slot_offset(play, "_moves", &mv) < 0 || slot_offset(play, "_written", &w) < 0
+            || slot_offset(text, "plan", &pl) < 0)
+        return NULL;
+    Py_INCREF(play);
+    Py_INCREF(text);
+    Py_XSETREF(play_type, (PyTypeObject *)play);
+    Py_XSETREF(text_type, (PyTypeObject *)text);
+    off_player = p;
+    off_dice = d;
+    off_moves = mv;
+    off_written = w;
+    off_plan = pl;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"bind", bind, METH_VARARGS,
+     "bind(Play, PlayText): the classes whose slots run() reads."},
+    {"run", (PyCFunction)(void (*)(void))run, METH_FASTCALL,
+     "run(actions, i, me, opp, turn, marks) -> the index of the first action left to Python."},
+    {"play_plan", (PyCFunction)(void (*)(void))play_plan, METH_FASTCALL,
+     "play_plan(me, opp, plan, marked): resolve.play_plan's twin (for the tests)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_play_run",
+    "The replay's run of plays in C (optional; replay.py's Python loop is the reference).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__play_run(void)
+{
+    return PyModule_Create(&module_def);
+}

@@ -1,0 +1,222 @@
+"""The C run of plays (gamao_cli/replay/_play_run.c) against the Python
+code it speeds up, which is the reference: the replay's loop
+(``_GameReplay.plays``) and ``play_plan``.
+
+* every file of the shared corpora, validated with the kernel and without
+  it: the same diagnostics (every field), the same matches and results;
+* random positions and plans: the kernel's play of a plan is play_plan's
+  (the arrays after, the points hit or None), hit marks checked or not;
+* inputs the kernel cannot read (odd plans, odd types) are declined, the
+  arrays untouched, never trusted.
+"""
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS, ROOT
+from gamao_cli import kernels
+from gamao_cli import model as m
+from gamao_cli.replay import replay
+from gamao_cli.replay.check import check_file
+from gamao_cli.rules.resolve import _written_order_plan, play_plan
+
+from test_fast_paths import ROLLS, random_positions, readings, tight_positions
+
+KERNEL = kernels.kernel("gamao_cli.replay._play_run")
+pytestmark = pytest.mark.skipif(
+    KERNEL is None or replay._play_run is None,
+    reason="the C kernel gamao_cli.replay._play_run is not built (or GAMAO_PURE_PYTHON is set):"
+           " nothing to compare the Python replay with")
+
+CORPUS2 = Path(os.environ.get("GAMAO_CORPUS2", ROOT.parent / "shared" / "corpus2"))
+
+
+def _all_corpus_files() -> list[Path]:
+    return sorted(p for d in (CORPUS, CORPUS2) if d.is_dir()
+                  for p in d.rglob("*") if p.is_file() and p.name != "PROVENANCE.tsv")
+
+
+def _outcome(path: Path):
+    r = check_file(str(path))
+    return (r.unreadable, r.internal_error, r.encoding,
+            [(mt.players, mt.length, mt.games, mt.plays, mt.final_score, mt.winner)
+             for mt in r.matches],
+            [(d.code, d.severity, d.line, d.column, d.game, d.move, d.player, d.message,
+              d.dice, d.play, tuple(d.legal), d.category) for d in r.diagnostics])
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
+def test_the_whole_corpus_validates_the_same_with_and_without_the_kernel(monkeypatch):
+    files = _all_corpus_files()
+    assert len(files) > 1700   # bulk/ included
+    # the kernel does run: it replays most plays of the bulk
+    calls = []
+    kernel_run = KERNEL.run
+
+    def counting(actions, i, *rest):
+        j = kernel_run(actions, i, *rest)
+        calls.append(j - i)
+        return j
+
+    with_kernel = {}
+    monkeypatch.setattr(KERNEL, "run", counting)
+    for p in files:
+        with_kernel[p] = _outcome(p)
+    monkeypatch.setattr(KERNEL, "run", kernel_run)
+    assert sum(calls) > 100_000
+    monkeypatch.setattr(replay, "_play_run", None)
+    differ = [p for p in files if _outcome(p) != with_kernel[p]]
+    assert not differ, differ[:10]
+
+
+def _marks_variants(got, rng):
+    """Hit marks to try with a play that hit ``got``: none checked, the
+    hits, none marked, one point off."""
+    yield None
+    yield frozenset(got or ())
+    yield frozenset()
+    yield frozenset(set(got or ()) ^ {rng.randint(1, 24)})
+
+
+def _both(pos, plan, marked):
+    me, opp = list(pos.me), list(pos.opp)
+    kme, kopp = list(pos.me), list(pos.opp)
+    expected = play_plan(me, opp, plan, marked)
+    got = KERNEL.play_plan(kme, kopp, plan, marked)
+    assert got == expected, (pos, plan, marked)
+    assert (kme, kopp) == (me, opp), (pos, plan, marked)
+    if got is None:
+        assert (kme, kopp) == (list(pos.me), list(pos.opp))
+    return got
+
+
+def test_the_kernels_play_of_a_plan_is_play_plans():
+    rng = random.Random(23)
+    played = refused = hit = bar = off = 0
+    positions = random_positions(300, seed=11) + tight_positions(300, seed=12)
+    for pos in positions:
+        for d1, d2 in rng.sample(ROLLS, 4):
+            plans = []
+            for moves in readings(pos, d1, d2, rng):
+                found = _written_order_plan(moves, d1, d2)
+                if found and found[0]:
+                    plans.append(tuple(found[0]))
+            # and plans no reading gives: any points, any dice
+            for _ in range(3):
+                plans.append(tuple((rng.randint(1, 25), rng.randint(1, 6))
+                                   for _ in range(rng.randint(1, 4))))
+            for plan in plans:
+                got = _both(pos, plan, None)
+                for marked in _marks_variants(got, rng):
+                    _both(pos, plan, marked)
+                if got is None:
+                    refused += 1
+                    continue
+                played += 1
+                hit += bool(got)
+                bar += any(cur == 25 for cur, _d in plan)
+                off += any(cur <= d for cur, d in plan)
+    assert played > 2000 and refused > 2000 and hit > 200 and bar > 200 and off > 200
+
+
+def _plays(texts_and_rolls, memo):
+    """Plays of player 0, 1, 0, ... from PlayTexts whose memo is ``memo(roll)``."""
+    out = []
+    for k, (d1, d2) in enumerate(texts_and_rolls):
+        written = m.PlayText("x", None, None)
+        written.plan = memo(d1 << 3 | d2)
+        out.append(m.Play.from_text(k % 2, (d1, d2), written, 0, 1, 0, None))
+    return out
+
+
+@pytest.mark.parametrize("memo", [
+    lambda roll: (roll, ((0, 3),), frozenset(), (), None),           # from off the board
+    lambda roll: (roll, ((26, 3),), frozenset(), (), None),          # past the bar
+    lambda roll: (roll, ((-1, 3),), frozenset(), (), None),          # a negative index
+    lambda roll: (roll, ((8, 0),), frozenset(), (), None),           # die 0
+    lambda roll: (roll, ((8, 7),), frozenset(), (), None),           # die 7
+    lambda roll: (roll, ((8, 3, 1),), frozenset(), (), None),        # a step of three
+    lambda roll: (roll, [(8, 3), (6, 1)], frozenset(), (), None),    # a list
+    lambda roll: (roll, ((8.0, 3), (6, 1)), frozenset(), (), None),  # a float
+    lambda roll: (roll, ((True, 3),), frozenset(), (), None),        # a bool
+    lambda roll: (roll, ((8, 3),) * 9, frozenset(), (), None),       # too long
+    lambda roll: (roll, (), frozenset(), (), None),                  # no plan
+    lambda roll: (roll + 1, ((8, 3), (6, 1)), frozenset(), (), None),  # another roll
+    lambda roll: (roll, ((8, 3), (6, 1)), [5], (), None),            # marks not a set
+    lambda roll: (roll,),                                            # short
+    lambda roll: None,                                               # no memo
+    lambda roll: [roll, ((8, 3), (6, 1)), frozenset()],              # not a tuple
+])
+def test_what_the_kernel_cannot_read_is_left_to_python(memo):
+    me, opp = [0] * 26, [0] * 26
+    me[8] = me[6] = me[13] = 3
+    opp[8] = opp[6] = opp[13] = 3
+    actions = _plays([(3, 1)] * 4, memo)
+    before = (list(me), list(opp))
+    assert KERNEL.run(actions, 0, me, opp, 0, True) == 0
+    assert (me, opp) == before
+
+
+def test_the_kernel_plays_a_stretch_and_stops_where_python_takes_over():
+    me, opp = [0] * 26, [0] * 26
+    me[20], opp[20] = 4, 2
+
+    def memo(roll):
+        return (roll, ((20, 3), (20, 1)), frozenset(), (), None)
+
+    actions = _plays([(3, 1)] * 3, memo) + [m.Dance(0, (6, 6))]
+    pm, po = list(me), list(opp)
+    turn = 0
+    for _ in range(3):
+        assert play_plan(pm, po, ((20, 3), (20, 1)), frozenset()) == ()
+        pm, po = po, pm
+        turn = 1 - turn
+    # three plays, then the dance (not a play): after an odd run the
+    # caller's names swap
+    assert KERNEL.run(actions, 0, me, opp, 0, True) == 3
+    assert (opp, me) == (pm, po)
+    # out of turn: nothing played
+    assert KERNEL.run(actions, 1, me, opp, 0, True) == 1
+    # a failing play (no checker on the 20 point)
+    me2, opp2 = [0] * 26, [0] * 26
+    me2[6] = opp2[6] = 2
+    assert KERNEL.run(actions, 0, me2, opp2, 0, False) == 0
+    assert me2[6] == 2 and sum(me2) == 2
+
+
+def test_the_play_that_ends_the_game_is_left_to_python():
+    me, opp = [0] * 26, [0] * 26
+    me[0], me[1], me[2] = 13, 1, 1
+    opp[24] = 15
+
+    def memo(roll):
+        return (roll, ((2, 2), (1, 1)), frozenset(), (), None)
+
+    actions = _plays([(2, 1)], memo)
+    before = (list(me), list(opp))
+    assert KERNEL.run(actions, 0, me, opp, 0, False) == 0
+    assert (me, opp) == before
+    assert play_plan(me, opp, ((2, 2), (1, 1)), None) == () and me[0] == 15
+
+
+def test_odd_arguments_are_declined_or_refused():
+    me, opp = [0] * 26, [0] * 26
+    me[8] = opp[8] = 1
+    actions = _plays([(3, 1)], lambda roll: (roll, ((8, 3),), frozenset(), (), None))
+    assert KERNEL.run(actions, 0, me, me, 0, False) == 0            # one list for both
+    assert KERNEL.run(actions, 0, me[:25], opp, 0, False) == 0      # a short side
+    assert KERNEL.run(actions, 0, [True] + me[1:], opp, 0, False) == 0
+    assert KERNEL.run(actions, 0, me, opp, 2, False) == 0           # no such turn
+    assert KERNEL.run(actions, 5, me, opp, 0, False) == 5           # past the end
+    assert KERNEL.run(tuple(actions), 0, me, opp, 0, False) == 0    # not a list
+    assert KERNEL.run([object()], 0, me, opp, 0, False) == 0
+    with pytest.raises(TypeError):
+        KERNEL.run(actions, 0, me, opp)
+    with pytest.raises(ValueError):
+        KERNEL.play_plan(me, opp, ((30, 1),), None)
+    with pytest.raises(TypeError):
+        KERNEL.play_plan(me, opp, ((8, 1),), [8])
