@@ -1,4 +1,4 @@
 """``python -m gamao_cli`` runs the ``gamao`` command."""
-from gamao_cli.cli import main
+from gamao_cli.cli import run
 
-main()
+run()
