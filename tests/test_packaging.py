@@ -169,6 +169,43 @@ def test_the_wheel_installs_into_a_fresh_venv_and_validates_the_examples(dists, 
 
 
 @pytest.mark.slow
+def test_the_wheel_holds_the_compiled_kernels(dists):
+    """Built where a compiler is (this machine, CI): each kernel of setup.py
+    is in the wheel, and the sdist holds its C source."""
+    sdist, wheel = dists
+    from gamao_cli.kernels import KERNEL_NAMES
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+    with tarfile.open(sdist) as tar:
+        sources = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    for kernel in KERNEL_NAMES:
+        path = kernel.replace(".", "/")
+        assert any(n.startswith(path + ".") and n.endswith(".so") for n in names), kernel
+        assert path + ".c" in sources
+
+
+@pytest.mark.slow
+def test_without_a_compiler_the_install_goes_on_and_gamao_runs_its_python(tmp_path):
+    """Issue 23: pip install . on a machine without a compiler keeps working.
+    The compiler is made one that always fails (CC, LDSHARED: /bin/false);
+    the kernels are left out, and gamao gives what it gives with them."""
+    python = _venv(tmp_path / "venv")
+    src = clean_copy(tmp_path / "src")
+    env = {**os.environ, "CC": "/bin/false", "CXX": "/bin/false", "LDSHARED": "/bin/false"}
+    env = {k: v for k, v in env.items() if not k.startswith("GAMAO")}
+    _run([str(python), "-m", "pip", "install", "-q", str(src)], env=env)
+    p = _run([str(python), "-c", "from gamao_cli import kernels; print(kernels.available())"],
+             cwd=tmp_path)
+    assert "True" not in p.stdout and "False" in p.stdout, p.stdout
+    ours = subprocess.run([str(python.with_name("gamao")), "validate", "--format", "json",
+                           "examples/"], cwd=src, capture_output=True, text=True)
+    built = subprocess.run([sys.executable, "-m", "gamao_cli", "validate", "--format", "json",
+                            "examples/"], cwd=src, capture_output=True, text=True)
+    assert (ours.returncode, ours.stdout) == (built.returncode, built.stdout) == \
+        (1, built.stdout)
+
+
+@pytest.mark.slow
 def test_the_sdists_own_tests_run_from_the_unpacked_sdist(dists, tmp_path):
     sdist, wheel = dists
     with tarfile.open(sdist) as tar:
