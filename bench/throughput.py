@@ -230,6 +230,7 @@ def cold_caches() -> None:
     matfile_reader._ROLL_PLAYS.clear()
     notation._STEP_SHAPES.clear()
     notation._SHAPES.clear()
+    notation._STEP_MOVES.clear()
     replay.RESOLVER.clear()
 
 

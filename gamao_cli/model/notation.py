@@ -143,30 +143,49 @@ def shape_of(text: str) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
     if shape is not None:
         return shape
     movements: list[tuple[int, int]] = []
-    marked = set()
-    words = POINT_WORDS
+    marked: set[int] = set()
+    steps = _STEP_MOVES.data
     for step in text.split():
-        repeat = 1
-        if step[-1] == ")":
-            at = step.rindex("(")
-            repeat = int(step[at + 1:-1])
-            step = step[:at]
-        pairs = []
-        previous = 0
-        for i, word in enumerate(step.split("/")):
-            hit = word[-1] == "*"
-            if hit:
-                word = word[:-1]
-            point = words.get(word.lower())
-            if point is None:
-                point = int(word)
-            if i:
-                pairs.append((previous, point))
-                if hit:
-                    marked.add(point)
-            previous = point
-        movements.extend(pairs * repeat)
+        moves = steps.get(step)
+        if moves is None:
+            moves = _STEP_MOVES.put(step, _step_moves(step))
+        movements.extend(moves[0])
+        if moves[1]:
+            marked.update(moves[1])
     return _SHAPES.put(text, (tuple(movements), frozenset(marked)))
+
+
+# the steps of play texts recur far more than whole plays (8/5 in most
+# openings): each step's movements are worked out once
+_STEP_MOVES: BoundedCache[str, tuple] = BoundedCache(16384)
+
+
+def _step_moves(step: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """One written step (``24/18*/13(2)``) of :func:`shape_of`: its
+    movements, repeats expanded and chains split, and the points it marks
+    hit."""
+    repeat = 1
+    if step[-1] == ")":
+        at = step.rindex("(")
+        repeat = int(step[at + 1:-1])
+        step = step[:at]
+    pairs = []
+    marked = []
+    previous = 0
+    words = POINT_WORDS
+    for i, word in enumerate(step.split("/")):
+        hit = word[-1] == "*"
+        if hit:
+            word = word[:-1]
+        point = words.get(word.lower())
+        if point is None:
+            point = int(word)
+        if i:
+            pairs.append((previous, point))
+            if hit:
+                marked.append(point)
+        previous = point
+    return tuple(pairs * repeat), tuple(marked)
 
 
 def format_steps(steps: Sequence[DieStep], *, bar: str = "bar", off: str = "off",
