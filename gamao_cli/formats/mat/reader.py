@@ -267,132 +267,75 @@ class MatchFileBuilder(Transformer):
         plays are made with the steps to come (``Play.from_text``).
 
         This loop is the reference. With the optional C kernel
-        (``_cell_scan.c``, :data:`_CELL_SCAN`), :meth:`_runs_scanned` does the
-        same work: the kernel consumes the matches it can prove the line
-        splitter makes (a ROLL_PLAY cell on the regular expression's first
-        path, with any line break, move number and gap before it, all
-        ASCII; and a dance "DD:" alone), making their actions as below,
-        and hands every other match back to :meth:`_step`, this loop's
-        body, one at a time."""
-        if _CELL_SCAN is not None:
-            self._runs_scanned(_CELL_SCAN, text, start, line, line_start, number, actions)
-            return
+        (``_cell_scan.c``, :data:`_CELL_SCAN`), ``scan`` first consumes the
+        matches it can prove the line splitter makes (a ROLL_PLAY cell on
+        the regular expression's first path, with any line break, move
+        number and gap before it, all ASCII; and a dance "DD:" alone),
+        making their actions as below; the loop then takes the one match
+        the kernel left (another cell kind, a line break alone, junk,
+        anything beyond ASCII: the splitter's junk alternative matches any
+        character, so its next match is at ``pos``) and hands on to the
+        kernel again."""
+        scan = _CELL_SCAN
         first = True  # no cell yet on this line
         side = 0
         play_from_text = m.Play.from_text
         plays = _ROLL_PLAYS.data
         roll_play, break_group, gap = _ROLL_PLAY_GROUP, _BREAK_GROUP, _GAP_GROUP
         count, rindex = text.count, text.rindex
-        for cm in self.line_splitter.finditer(text, start):
-            group = cm.lastindex
-            if group >= break_group:  # a line break alone (or junk)
-                if group == _JUNK_GROUP:
-                    raise _NotMoveText(line)
-                at, end = cm.span(break_group)
-                line += count("\n", at, end)
-                line_start = rindex("\n", at, end) + 1
-                number = int(cm.group(_BREAK_NUMBER_GROUP)) if group > break_group else None
-                first = True
-                continue
-            at = cm.start(1)
-            if at >= 0:  # the cell opens a line
-                end = cm.end(1)
-                line += count("\n", at, end)
-                line_start = rindex("\n", at, end) + 1
-                number = cm.group(2)
-                if number is not None:
-                    number = int(number)
-                first = True
-            column = cm.start(group) - line_start + 1
-            if first:
-                first = False
-                if number is None:
-                    side = 0 if column < LONE_CELL_RIGHT_COLUMN else 1
-                else:
-                    side = 1 if cm.end(gap) - cm.start(gap) >= RIGHT_GAP_WIDTH else 0
-            if group == roll_play:  # most cells
-                cell = cm.group(group)
-                info = plays.get(cell)
-                if info is None:
-                    info = _roll_play_info(cell, line, column)
-                dice, offset, written = info
-                actions.append(play_from_text(side & 1, dice, written, column + offset,
-                                              line, column, number))
-            else:
-                cls, fields = CELL_KINDS[cm.lastgroup](cm.group(group), line, column)
-                actions.append(cls(side & 1, **fields, line=line, column=column,
-                                   move_number=number))
-            side += 1
-
-    def _runs_scanned(self, scan, text: str, start: int, line: int, line_start: int,
-                      number: int | None, actions: list) -> None:
-        """:meth:`_runs` with the C kernel ``scan``: it takes the matches it
-        can, and each one it leaves (another cell kind, a line break alone,
-        junk, anything beyond ASCII) is the line splitter's match at that
-        place (finditer's next match: the splitter never matches empty),
-        done by :meth:`_step`."""
-        first = True
-        side = 0
-        plays = _ROLL_PLAYS.data
-        match, step, end = self.line_splitter.match, self._step, len(text)
-        pos = start
+        pos, end = start, len(text)
         while True:
-            pos, line, line_start, number, first, side = scan(
-                text, pos, line, line_start, number, first, side, actions, plays,
-                _roll_play_info)
-            if pos >= end:
-                return
-            cm = match(text, pos)
-            if cm is None:
-                return
-            line, line_start, number, first, side = step(
-                cm, text, line, line_start, number, first, side, actions)
-            pos = cm.end()
-
-    @staticmethod
-    def _step(cm: "re.Match[str]", text: str, line: int, line_start: int,
-              number: int | None, first: bool, side: int, actions: list) -> tuple:
-        """The body of :meth:`_runs`'s loop for one match ``cm`` of the line
-        splitter: appends its action, returns the new (line, line_start,
-        number, first, side)."""
-        group = cm.lastindex
-        if group >= _BREAK_GROUP:  # a line break alone (or junk)
-            if group == _JUNK_GROUP:
-                raise _NotMoveText(line)
-            at, end = cm.span(_BREAK_GROUP)
-            line += text.count("\n", at, end)
-            line_start = text.rindex("\n", at, end) + 1
-            number = int(cm.group(_BREAK_NUMBER_GROUP)) if group > _BREAK_GROUP else None
-            return line, line_start, number, True, side
-        at = cm.start(1)
-        if at >= 0:  # the cell opens a line
-            end = cm.end(1)
-            line += text.count("\n", at, end)
-            line_start = text.rindex("\n", at, end) + 1
-            number = cm.group(2)
-            if number is not None:
-                number = int(number)
-            first = True
-        column = cm.start(group) - line_start + 1
-        if first:
-            first = False
-            if number is None:
-                side = 0 if column < LONE_CELL_RIGHT_COLUMN else 1
+            if scan is not None:
+                pos, line, line_start, number, first, side = scan(
+                    text, pos, line, line_start, number, first, side, actions, plays,
+                    _roll_play_info)
+                if pos >= end:
+                    return
+            for cm in self.line_splitter.finditer(text, pos):
+                group = cm.lastindex
+                if group >= break_group:  # a line break alone (or junk)
+                    if group == _JUNK_GROUP:
+                        raise _NotMoveText(line)
+                    at, stop = cm.span(break_group)
+                    line += count("\n", at, stop)
+                    line_start = rindex("\n", at, stop) + 1
+                    number = int(cm.group(_BREAK_NUMBER_GROUP)) if group > break_group else None
+                    first = True
+                else:
+                    at = cm.start(1)
+                    if at >= 0:  # the cell opens a line
+                        stop = cm.end(1)
+                        line += count("\n", at, stop)
+                        line_start = rindex("\n", at, stop) + 1
+                        number = cm.group(2)
+                        if number is not None:
+                            number = int(number)
+                        first = True
+                    column = cm.start(group) - line_start + 1
+                    if first:
+                        first = False
+                        if number is None:
+                            side = 0 if column < LONE_CELL_RIGHT_COLUMN else 1
+                        else:
+                            side = 1 if cm.end(gap) - cm.start(gap) >= RIGHT_GAP_WIDTH else 0
+                    if group == roll_play:  # most cells
+                        cell = cm.group(group)
+                        info = plays.get(cell)
+                        if info is None:
+                            info = _roll_play_info(cell, line, column)
+                        dice, offset, written = info
+                        actions.append(play_from_text(side & 1, dice, written, column + offset,
+                                                      line, column, number))
+                    else:
+                        cls, fields = CELL_KINDS[cm.lastgroup](cm.group(group), line, column)
+                        actions.append(cls(side & 1, **fields, line=line, column=column,
+                                           move_number=number))
+                    side += 1
+                if scan is not None:   # back to the kernel after the one match it left
+                    pos = cm.end()
+                    break
             else:
-                side = 1 if cm.end(_GAP_GROUP) - cm.start(_GAP_GROUP) >= RIGHT_GAP_WIDTH else 0
-        if group == _ROLL_PLAY_GROUP:
-            cell = cm.group(group)
-            info = _ROLL_PLAYS.data.get(cell)
-            if info is None:
-                info = _roll_play_info(cell, line, column)
-            dice, offset, written = info
-            actions.append(m.Play.from_text(side & 1, dice, written, column + offset,
-                                            line, column, number))
-        else:
-            cls, fields = CELL_KINDS[cm.lastgroup](cm.group(group), line, column)
-            actions.append(cls(side & 1, **fields, line=line, column=column,
-                               move_number=number))
-        return line, line_start, number, first, side + 1
+                return
 
     @staticmethod
     def score_line(tok: Token) -> m.ScoreLine:
