@@ -82,34 +82,33 @@ at(Text *t, Py_ssize_t i)
 #define IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
 #define IS_BLANK(c) ((c) == ' ' || (c) == '\t')
 
+/* The end of a point word whose first letter is at i: i + 3 when the two
+ * letters after it are `second` and `third` in either case (B-ar, O-ff),
+ * else i + 1 (the letter alone: B, O). `second` and `third` are lower case;
+ * `| 0x20` maps only the upper-case letter onto its lower case here, and a
+ * character beyond ASCII reads as 0, which matches neither. */
+static Py_ssize_t
+point_word(Text *t, Py_ssize_t i, Py_UCS4 second, Py_UCS4 third)
+{
+    if ((at(t, i + 1) | 0x20) == second && (at(t, i + 2) | 0x20) == third)
+        return i + 3;
+    return i + 1;
+}
+
 /* _POINT: \d{1,3}|[Bb](?:[Aa][Rr])?|[Oo](?:[Ff][Ff])? at i: its end, or -1 */
 static Py_ssize_t
 point(Text *t, Py_ssize_t i)
 {
-    Py_UCS4 c = at(t, i), a, b;
+    Py_UCS4 c = at(t, i);
     if (IS_DIGIT(c)) {
         if (!IS_DIGIT(at(t, i + 1)))
             return i + 1;
         return IS_DIGIT(at(t, i + 2)) ? i + 3 : i + 2;
     }
-    if (c == 'B' || c == 'b') {
-        a = at(t, i + 1);
-        if (a == 'A' || a == 'a') {
-            b = at(t, i + 2);
-            if (b == 'R' || b == 'r')
-                return i + 3;
-        }
-        return i + 1;
-    }
-    if (c == 'O' || c == 'o') {
-        a = at(t, i + 1);
-        if (a == 'F' || a == 'f') {
-            b = at(t, i + 2);
-            if (b == 'F' || b == 'f')
-                return i + 3;
-        }
-        return i + 1;
-    }
+    if (c == 'B' || c == 'b')
+        return point_word(t, i, 'a', 'r');
+    if (c == 'O' || c == 'o')
+        return point_word(t, i, 'f', 'f');
     return -1;
 }
 
