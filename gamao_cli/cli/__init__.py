@@ -181,23 +181,23 @@ def _exit_without_teardown(exc: SystemExit) -> None:
     if type(code) is not int or not 0 <= code <= 255:
         return
     import threading
-    if threading.active_count() != 1:
-        return
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not None:
-                stream.flush()
-    except Exception:
+    if threading.active_count() != 1 or not _flushed():
         return
     import atexit
     atexit._run_exitfuncs()
+    if _flushed():   # (what the atexit functions wrote)
+        os._exit(code)
+
+
+def _flushed() -> bool:
+    """Flush standard output and standard error: whether both went."""
     try:
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:
                 stream.flush()
     except Exception:
-        return
-    os._exit(code)
+        return False
+    return True
 
 
 class GamaoGroup(Group):
