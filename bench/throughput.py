@@ -516,6 +516,10 @@ def main() -> None:
     _parser()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; "
           f"building the parser took {time.perf_counter() - t:.2f} s (not timed below)")
+    from gamao_cli import kernels
+    in_use = [name.rsplit(".", 1)[1] for name, ok in kernels.available().items() if ok]
+    print("compiled kernels in use: " + (", ".join(in_use) if in_use else
+                                         "none (the Python code alone)"))
     bulk = corpus_files(args.corpus) if args.corpus.is_dir() else []
     if bulk:
         bench_corpus("bulk corpus", str(args.corpus), bulk, args)

@@ -31,8 +31,8 @@ def kernel(name: str) -> ModuleType | None:
 
 
 def available() -> dict[str, bool]:
-    """Each kernel of ``setup.py`` and whether it is in use (for
-    ``gamao --version`` and the benchmarks)."""
+    """Each kernel of ``setup.py`` and whether it is in use (the tests
+    check it; ``bench/throughput.py`` prints it beside its figures)."""
     return {name: kernel(name) is not None for name in KERNEL_NAMES}
 
 
