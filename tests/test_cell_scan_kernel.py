@@ -161,8 +161,24 @@ _OTHER_CELLS = ["66:", "61: ????", "31: Cannot Move", "31: cannot  move", "62: C
                 # dances and what the cells tried before ROLL may take after one
                 "66:", "44:", "66:  Cannot Move", "66:     ????", "66:      ????", "66: Resigns",
                 "66: resignsx", "66: Illegal play", "66:\tillegal   PLAY (1;2)", "66: Cannot",
-                "66: ?", "66: ??", "66: Concede", "66:\t\tiLLEGAL play"]
-_JUNK = ["junk", "é", "٣", "12:", "8/5", "x1", "31: 8/5 6/5 junk", "Takesx", "31: 8/5x"]
+                "66: ?", "66: ??", "66: Concede", "66:\t\tiLLEGAL play",
+                # the other cells the kernel takes, and spellings next to theirs it must leave
+                "Doubles => 2", "Double => 16", "Doubles => 0032", "Doubles ==> 4", "Doubles=>8",
+                "Doubles\t=>\t2", "Doubles => 2x", "Doubles =>", "Doubles => x", "Doubles =",
+                "Doubles  ", "Doublesx", "DOUBLES => 2", "doubles => 2", "Doub", "Dou", "Do",
+                "Doubles => 1234567890123456789", "Double", "Take", "Takes_", "Takes2", "TAKES",
+                "Tak", "Drop", "Drops", "Dropsy", "Dr", "drops", "Wins 1 point", "Wins 2 points",
+                "Wins 10 points and the match", "Wins 1 point  and\tthe  match",
+                "Wins 1 point and the matchx", "Wins 1 point and the", "Wins 1 point And the match",
+                "Wins 1 point and", "Wins 1 point a", "Wins 1 point   ", "Wins 1 pointsx",
+                "Wins 1 pointx", "Wins  3\tpoints", "Wins x points", "Wins 1", "Wins",
+                "Wins 12345678901234567890 points", "Loss 1 point", "Losses 2 points",
+                "Losses 2 points and the match", "Losse 2 points", "Losses 2 pointsx", "Loss 2",
+                "LOSSES 1 point", "66: Cannot Move", "66: Cannot\tMove", "66:\tCannot  Movex",
+                "66: Cannot Mov", "66: Cannotmove", "66:Cannot Move"]
+_JUNK = ["junk", "é", "٣", "12:", "8/5", "x1", "31: 8/5 6/5 junk", "Takesx", "31: 8/5x",
+         "Takeſ", "Doubles => ٣", "Wins 1 pointſ", "Wins 1 point é", "Wins 1 point and the matché",
+         "66: Cannot Moveé", "\r", "Drops\u00a0"]
 
 
 def _cell(rng):
@@ -187,7 +203,8 @@ def _line(rng):
 
 def _move_text(rng):
     lines = [_line(rng) if rng.random() < 0.85 else "" for _ in range(rng.randrange(9))]
-    return "\n" + "\n".join(lines) + "\n" + rng.choice(["", " ", "  ", "\t"])
+    return "\n" + "\n".join(lines) + rng.choice(["\n", "\n", "\n\n", "\n \n\t", ""]) + \
+        rng.choice(["", " ", "  ", "\t", "\n", "\n\n "])
 
 
 def _runs(text: str, start: int, number):

@@ -25,11 +25,21 @@
  * none of the cells tried before ROLL matches there, and makes its Dance as
  * the Python loop does (calling the class).
  *
+ * It takes too the other common cells, in the one spelling their producers
+ * write, when the terminals tried before theirs cannot match there (each
+ * is told apart by its first letter): "DD: Cannot Move" (ROLL_CANNOT),
+ * "Double(s)" with or without " => N" (DOUBLE), "Take(s)", "Drop(s)",
+ * "Wins N point(s)" with or without " and the match", "Loss(es) N
+ * point(s)"; and the line breaks that end the text (`break`, when only
+ * blanks and line breaks are left). It makes their actions as the Python
+ * loop does, calling the class with the fields CELL_KINDS gives.
+ *
  * It stops, without consuming, at anything else, and the Python loop does
- * that one match with the regular expression: other cell kinds (Doubles,
- * Takes, Wins, "66: Cannot Move"...), a line break alone, junk, a move number
- * of more than 18 digits, and any match whose path looks at a character
- * beyond ASCII (\d matches other digits too).
+ * that one match with the regular expression: other cell kinds and other
+ * spellings (any other case, "Beavers", "Pass", "Resigns"...), a line break
+ * with more after it, junk, a number of more than 18 digits, and any match
+ * whose path looks at a character beyond ASCII (\d matches other digits,
+ * and under IGNORECASE "ſ" matches "s").
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -48,6 +58,15 @@ static Py_ssize_t slot_offsets[N_SLOTS];
 static PyTypeObject *play_type = NULL;
 static PyObject *dance_type = NULL;     /* Dance, called as the Python loop calls it */
 static PyObject *dance_kwnames = NULL;  /* ("dice", "written", "line", "column", "move_number") */
+/* the other kinds taken, each called as the Python loop calls it:
+ * cls(player, **fields, line=, column=, move_number=) */
+enum { K_DOUBLE, K_TAKE, K_DROP, K_WIN, K_LOSS, N_KINDS };
+/* what the loop of scan() read */
+enum { CELL_PLAY, CELL_CANNOT, CELL_DANCE, CELL_OTHER };
+static PyObject *kind_types[N_KINDS];
+static PyObject *kind_kwnames[N_KINDS];
+static PyObject *cannot_move_str = NULL;   /* "Cannot Move": _roll_dance's written */
+static PyObject *double_str = NULL;        /* "double": _double's kind */
 static PyObject *empty_str = NULL;
 static PyObject *empty_tuple = NULL;
 
@@ -186,6 +205,176 @@ roll(Text *t, Py_ssize_t i)
     return i + 3;
 }
 
+#define IS_WORD(c) (IS_DIGIT(c) || (((c) | 0x20) >= 'a' && ((c) | 0x20) <= 'z') || (c) == '_')
+
+/* The end of `word` written as is at i, or -1. */
+static Py_ssize_t
+literal(Text *t, Py_ssize_t i, const char *word)
+{
+    for (; *word; word++, i++)
+        if (at(t, i) != (Py_UCS4)*word)
+            return -1;
+    return i;
+}
+
+/* The end of the run of ASCII digits at i (i when none); the value of at
+ * most 18 of them in *value, or -1 in *value when there are more. */
+static Py_ssize_t
+digits(Text *t, Py_ssize_t i, long long *value)
+{
+    Py_ssize_t start = i;
+    long long v = 0;
+    while (IS_DIGIT(at(t, i))) {
+        if (i - start < 18)
+            v = v * 10 + (at(t, i) - '0');
+        i++;
+    }
+    *value = i - start > 18 ? -1 : v;
+    return i;
+}
+
+/* Blanks [ \t]+ at i: their end, or -1 when there is none. */
+static Py_ssize_t
+blanks(Text *t, Py_ssize_t i)
+{
+    Py_ssize_t j = i;
+    while (IS_BLANK(at(t, j)))
+        j++;
+    return j > i ? j : -1;
+}
+
+/* (?!\w) at i, read in ASCII (a character beyond it marks the text) */
+static inline int
+word_ends(Text *t, Py_ssize_t i)
+{
+    Py_UCS4 c = at(t, i);
+    return !IS_WORD(c);
+}
+
+/* ROLL_CANNOT, when ROLL_PLAY failed at i: "DD:" blanks "Cannot" blanks
+ * "Move", this case only; its end, or -1. */
+static Py_ssize_t
+roll_cannot(Text *t, Py_ssize_t i)
+{
+    Py_ssize_t j;
+    if (!IS_DIGIT(at(t, i)) || !IS_DIGIT(at(t, i + 1)) || at(t, i + 2) != ':')
+        return -1;
+    if ((j = blanks(t, i + 3)) < 0 || (j = literal(t, j, "Cannot")) < 0
+            || (j = blanks(t, j)) < 0)
+        return -1;
+    return literal(t, j, "Move");
+}
+
+/* "point" or "points" at i, then (?!\w): the end, or -1. */
+static Py_ssize_t
+points_word(Text *t, Py_ssize_t i)
+{
+    Py_ssize_t j = literal(t, i, "point");
+    if (j < 0)
+        return -1;
+    if (at(t, j) == 's')
+        j++;
+    return word_ends(t, j) ? j : -1;
+}
+
+/* One of the cells other than a roll at i, its first letter telling which
+ * terminal it can be (DOUBLE is tried before TAKE, DROP, WINS and LOSSES,
+ * and none of those starts with the letter of another; the roll terminals
+ * need a digit): its end, or -1 when it is not that kind's one spelling
+ * (the regular expression may still match: the caller leaves it then).
+ * *kind, *value (N, or -1 when absent) and *flag ("and the match") say what
+ * was read. */
+static Py_ssize_t
+other_cell(Text *t, Py_ssize_t i, int *kind, long long *value, int *flag)
+{
+    Py_ssize_t j, k;
+    Py_UCS4 c = at(t, i);
+    *value = -1;
+    *flag = 0;
+    if (c == 'D' && at(t, i + 1) == 'o') {
+        /* Doubles?(?:[ \t]*==?>[ \t]*\d+)?(?!\w) */
+        *kind = K_DOUBLE;
+        if ((j = literal(t, i, "Double")) < 0)
+            return -1;
+        if (at(t, j) == 's')
+            j++;
+        k = j;
+        while (IS_BLANK(at(t, k)))
+            k++;
+        if (at(t, k) == '=') {
+            k++;
+            if (at(t, k) == '=')
+                k++;
+            if (at(t, k) != '>')
+                return -1;
+            k++;
+            while (IS_BLANK(at(t, k)))
+                k++;
+            if (!IS_DIGIT(at(t, k)))
+                return -1;
+            k = digits(t, k, value);
+            if (*value < 0)
+                return -1;
+            return word_ends(t, k) ? k : -1;
+        }
+        /* no "=> N": only when nothing could start it (a blank could be
+         * followed by one further on: left to the expression) */
+        if (k != j)
+            return -1;
+        return word_ends(t, j) ? j : -1;
+    }
+    if (c == 'D') {   /* Drops?(?!\w) ("Dr": DOUBLE cannot match) */
+        *kind = K_DROP;
+        if ((j = literal(t, i, "Drop")) < 0)
+            return -1;
+        if (at(t, j) == 's')
+            j++;
+        return word_ends(t, j) ? j : -1;
+    }
+    if (c == 'T') {   /* Takes?(?!\w) */
+        *kind = K_TAKE;
+        if ((j = literal(t, i, "Take")) < 0)
+            return -1;
+        if (at(t, j) == 's')
+            j++;
+        return word_ends(t, j) ? j : -1;
+    }
+    if (c == 'W') {
+        /* Wins[ \t]+\d+[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?(?!\w) */
+        *kind = K_WIN;
+        if ((j = literal(t, i, "Wins")) < 0 || (j = blanks(t, j)) < 0 || !IS_DIGIT(at(t, j)))
+            return -1;
+        j = digits(t, j, value);
+        if (*value < 0 || (j = blanks(t, j)) < 0 || (j = points_word(t, j)) < 0)
+            return -1;
+        if (!IS_BLANK(at(t, j)))
+            return j;   /* (?!\w) held after "point(s)" */
+        k = blanks(t, j);
+        if ((at(t, k) | 0x20) != 'a')
+            return j;   /* no "and" can follow: the group cannot match */
+        if ((k = literal(t, k, "and")) < 0 || (k = blanks(t, k)) < 0
+                || (k = literal(t, k, "the")) < 0 || (k = blanks(t, k)) < 0
+                || (k = literal(t, k, "match")) < 0 || !word_ends(t, k))
+            return -1;
+        *flag = 1;
+        return k;
+    }
+    if (c == 'L') {   /* Loss(?:es)?[ \t]+\d+[ \t]+points?(?!\w) */
+        *kind = K_LOSS;
+        if ((j = literal(t, i, "Loss")) < 0)
+            return -1;
+        if (at(t, j) == 'e' && at(t, j + 1) == 's')
+            j += 2;
+        if ((j = blanks(t, j)) < 0 || !IS_DIGIT(at(t, j)))
+            return -1;
+        j = digits(t, j, value);
+        if (*value < 0 || (j = blanks(t, j)) < 0)
+            return -1;
+        return points_word(t, j);
+    }
+    return -1;
+}
+
 static PyObject *
 new_play(Py_ssize_t player, PyObject *dice, PyObject *written, Py_ssize_t text_column,
          Py_ssize_t line, Py_ssize_t column, PyObject *number)
@@ -221,26 +410,58 @@ new_play(Py_ssize_t player, PyObject *dice, PyObject *written, Py_ssize_t text_c
     return p;
 }
 
+/* cls(player, *fields, line=, column=, move_number=), the fields named
+ * by kwnames before those three; steals the references of fields (NULL
+ * ones mean no memory: nothing is called then). */
+static PyObject *
+new_action(PyObject *cls, PyObject *kwnames, Py_ssize_t player, PyObject **fields,
+           int nfields, Py_ssize_t line, Py_ssize_t column, PyObject *number)
+{
+    PyObject *call_args[8];
+    PyObject *action = NULL;
+    int k, n = 0, ok = 1;
+
+    call_args[n++] = PyLong_FromSsize_t(player);
+    for (k = 0; k < nfields; k++)
+        call_args[n++] = fields[k];
+    call_args[n++] = PyLong_FromSsize_t(line);
+    call_args[n++] = PyLong_FromSsize_t(column);
+    call_args[n++] = Py_NewRef(number);
+    for (k = 0; k < n; k++)
+        ok = ok && call_args[k] != NULL;
+    if (ok)
+        action = PyObject_Vectorcall(cls, call_args, 1, kwnames);
+    for (k = 0; k < n; k++)
+        Py_XDECREF(call_args[k]);
+    return action;
+}
+
 PyDoc_STRVAR(setup_doc,
-"setup(play_class, dance_class, lone_cell_right_column, right_gap_width) -> bool\n\n"
-"Remember the classes of plays and dances and the reader's two layout\n"
-"constants. False\n"
+"setup(play_class, dance_class, double_class, take_class, drop_class, win_class,\n"
+"      loss_class, lone_cell_right_column, right_gap_width) -> bool\n\n"
+"Remember the classes of the actions scan() makes and the reader's two\n"
+"layout constants. False\n"
 "(and the kernel must go unused) when the class is not as scan() expects:\n"
 "plain slots for what Play.from_text sets, object's __new__ and __setattr__.");
 
 static PyObject *
 cell_scan_setup(PyObject *self, PyObject *args)
 {
-    PyObject *cls, *dance;
+    PyObject *cls, *dance, *kinds[N_KINDS];
     Py_ssize_t lone, gap;
     Py_ssize_t offsets[N_SLOTS];
     PyTypeObject *type;
     int i;
 
-    if (!PyArg_ParseTuple(args, "OOnn:setup", &cls, &dance, &lone, &gap))
+    if (!PyArg_ParseTuple(args, "OOOOOOOnn:setup", &cls, &dance, &kinds[K_DOUBLE],
+                          &kinds[K_TAKE], &kinds[K_DROP], &kinds[K_WIN], &kinds[K_LOSS],
+                          &lone, &gap))
         return NULL;
     if (!PyCallable_Check(dance))
         Py_RETURN_FALSE;
+    for (i = 0; i < N_KINDS; i++)
+        if (!PyCallable_Check(kinds[i]))
+            Py_RETURN_FALSE;
     if (!PyType_Check(cls))
         Py_RETURN_FALSE;
     type = (PyTypeObject *)cls;
@@ -277,6 +498,29 @@ cell_scan_setup(PyObject *self, PyObject *args)
         if (dance_kwnames == NULL)
             return NULL;
     }
+    if (kind_kwnames[0] == NULL) {
+        kind_kwnames[K_DOUBLE] = Py_BuildValue("(sssss)", "value", "kind", "line", "column",
+                                               "move_number");
+        kind_kwnames[K_TAKE] = Py_BuildValue("(sss)", "line", "column", "move_number");
+        kind_kwnames[K_DROP] = Py_BuildValue("(sss)", "line", "column", "move_number");
+        kind_kwnames[K_WIN] = Py_BuildValue("(sssss)", "points", "match", "line", "column",
+                                            "move_number");
+        kind_kwnames[K_LOSS] = Py_BuildValue("(ssss)", "points", "line", "column",
+                                             "move_number");
+        for (i = 0; i < N_KINDS; i++)
+            if (kind_kwnames[i] == NULL)
+                return NULL;
+    }
+    if (cannot_move_str == NULL) {
+        cannot_move_str = PyUnicode_InternFromString("Cannot Move");
+        if (cannot_move_str == NULL)
+            return NULL;
+    }
+    if (double_str == NULL) {
+        double_str = PyUnicode_InternFromString("double");
+        if (double_str == NULL)
+            return NULL;
+    }
     if (empty_str == NULL) {
         empty_str = PyUnicode_New(0, 0);
         if (empty_str == NULL)
@@ -284,6 +528,10 @@ cell_scan_setup(PyObject *self, PyObject *args)
     }
     Py_INCREF(dance);
     Py_XSETREF(dance_type, dance);
+    for (i = 0; i < N_KINDS; i++) {
+        Py_INCREF(kinds[i]);
+        Py_XSETREF(kind_types[i], kinds[i]);
+    }
     memcpy(slot_offsets, offsets, sizeof offsets);
     Py_INCREF(cls);
     Py_XSETREF(play_type, type);
@@ -344,7 +592,8 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_ssize_t p = pos, newline_end = -1, num_start = -1, num_end = -1;
         Py_ssize_t gap_start, gap_end, end, column, offset, d;
         PyObject *cell, *info, *play;
-        int rc, is_dance;
+        int rc, cell_kind, other_kind = 0, flag = 0;
+        long long value = -1;
 
         t.beyond_ascii = 0;
         /* (?:(?P<newline>(?:\n[ \t]*+)++)(?:(?P<number>\d+)\))?)? */
@@ -355,6 +604,21 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     p++;
             } while (at(&t, p) == '\n');
             newline_end = p;
+            if (p >= t.n && !t.beyond_ascii) {
+                /* only line breaks and blanks are left: `break`, to the end */
+                Py_ssize_t i, last = pos;
+                for (i = pos; i < p; i++) {
+                    if (PyUnicode_READ(t.kind, t.data, i) == '\n') {
+                        line++;
+                        last = i;
+                    }
+                }
+                line_start = last + 1;
+                Py_SETREF(number, Py_NewRef(Py_None));
+                first = 1;
+                pos = p;
+                break;
+            }
             if (IS_DIGIT(at(&t, p))) {
                 d = p + 1;
                 while (IS_DIGIT(at(&t, d)))
@@ -384,10 +648,20 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             }
         }
         end = roll_play(&t, p);
-        is_dance = 0;
+        cell_kind = CELL_PLAY;
         if (end < 0 && !t.beyond_ascii) {
-            end = roll(&t, p);
-            is_dance = 1;
+            if (IS_DIGIT(at(&t, p))) {
+                end = roll_cannot(&t, p);
+                cell_kind = CELL_CANNOT;
+                if (end < 0 && !t.beyond_ascii) {
+                    end = roll(&t, p);
+                    cell_kind = CELL_DANCE;
+                }
+            }
+            else {
+                end = other_cell(&t, p, &other_kind, &value, &flag);
+                cell_kind = CELL_OTHER;
+            }
         }
         if (end < 0 || t.beyond_ascii || (num_start >= 0 && num_end - num_start > 18))
             break;   /* the regular expression's to do */
@@ -423,23 +697,37 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 side = gap_end - gap_start >= right_gap_width ? 1 : 0;
         }
 
-        if (is_dance) {
-            /* Dance(side & 1, dice=..., written="", line=, column=, move_number=)
-             * (_roll_dance of "DD:": written is " ".join("".split())) */
-            PyObject *call_args[6];
-            int k;
-            call_args[0] = PyLong_FromSsize_t(side & 1);
-            call_args[1] = Py_BuildValue("(ii)", (int)PyUnicode_READ(t.kind, t.data, p) - '0',
-                                         (int)PyUnicode_READ(t.kind, t.data, p + 1) - '0');
-            call_args[2] = Py_NewRef(empty_str);
-            call_args[3] = PyLong_FromSsize_t(line);
-            call_args[4] = PyLong_FromSsize_t(column);
-            call_args[5] = Py_NewRef(number);
-            play = NULL;
-            if (call_args[0] && call_args[1] && call_args[3] && call_args[4])
-                play = PyObject_Vectorcall(dance_type, call_args, 1, dance_kwnames);
-            for (k = 0; k < 6; k++)
-                Py_XDECREF(call_args[k]);
+        if (cell_kind != CELL_PLAY) {
+            PyObject *fields[2] = {NULL, NULL};
+            PyObject *cls = dance_type, *kwnames = dance_kwnames;
+            int nfields = 2;
+            if (cell_kind == CELL_OTHER) {
+                cls = kind_types[other_kind];
+                kwnames = kind_kwnames[other_kind];
+                switch (other_kind) {
+                case K_DOUBLE:   /* _double: value (None without "=> N"), kind */
+                    fields[0] = value < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(value);
+                    fields[1] = Py_NewRef(double_str);
+                    break;
+                case K_WIN:      /* _win: points, match */
+                    fields[0] = PyLong_FromLongLong(value);
+                    fields[1] = Py_NewRef(flag ? Py_True : Py_False);
+                    break;
+                case K_LOSS:     /* _loss: points */
+                    fields[0] = PyLong_FromLongLong(value);
+                    nfields = 1;
+                    break;
+                default:         /* Take, Drop: no fields */
+                    nfields = 0;
+                }
+            }
+            else {
+                /* _roll_dance: dice, written (" ".join(text[3:].split())) */
+                fields[0] = Py_BuildValue("(ii)", (int)PyUnicode_READ(t.kind, t.data, p) - '0',
+                                          (int)PyUnicode_READ(t.kind, t.data, p + 1) - '0');
+                fields[1] = Py_NewRef(cell_kind == CELL_CANNOT ? cannot_move_str : empty_str);
+            }
+            play = new_action(cls, kwnames, side & 1, fields, nfields, line, column, number);
             if (play == NULL)
                 goto error;
             rc = PyList_Append(actions, play);

@@ -205,8 +205,8 @@ def _cell_scan_kernel():
     """The C kernel's ``scan`` (``_cell_scan.c``), set up with the class of
     plays, or None (not built, GAMAO_PURE_PYTHON, or a Play it cannot make)."""
     module = kernels.kernel("gamao_cli.formats.mat._cell_scan")
-    if module is None or not module.setup(m.Play, m.Dance, LONE_CELL_RIGHT_COLUMN,
-                                          RIGHT_GAP_WIDTH):
+    if module is None or not module.setup(m.Play, m.Dance, m.Double, m.Take, m.Drop, m.Win,
+                                          m.Loss, LONE_CELL_RIGHT_COLUMN, RIGHT_GAP_WIDTH):
         return None
     return module.scan
 
@@ -270,12 +270,14 @@ class MatchFileBuilder(Transformer):
         (``_cell_scan.c``, :data:`_CELL_SCAN`), ``scan`` first consumes the
         matches it can prove the line splitter makes (a ROLL_PLAY cell on
         the regular expression's first path, with any line break, move
-        number and gap before it, all ASCII; and a dance "DD:" alone),
-        making their actions as below; the loop then takes the one match
-        the kernel left (another cell kind, a line break alone, junk,
-        anything beyond ASCII: the splitter's junk alternative matches any
-        character, so its next match is at ``pos``) and hands on to the
-        kernel again."""
+        number and gap before it, all ASCII; a dance "DD:" alone; the
+        other common cells in their usual spelling, such as "Doubles => 2",
+        "Takes", "Wins 1 point"; the line breaks that end the text), making
+        their actions as below; the loop then takes the one match the
+        kernel left (another cell kind or spelling, a line break with more
+        after it, junk, anything beyond ASCII: the splitter's junk
+        alternative matches any character, so its next match is at
+        ``pos``) and hands on to the kernel again."""
         scan = _CELL_SCAN
         first = True  # no cell yet on this line
         side = 0
