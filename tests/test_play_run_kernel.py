@@ -7,7 +7,9 @@ code it speeds up, which is the reference: the replay's loop
 * random positions and plans: the kernel's play of a plan is play_plan's
   (the arrays after, the points hit or None), hit marks checked or not;
 * inputs the kernel cannot read (odd plans, odd types) are declined, the
-  arrays untouched, never trusted.
+  arrays untouched, never trusted;
+* a dance passes the turn only when its player is on the bar with both
+  entry points held; any other dance is left to Python.
 """
 from __future__ import annotations
 
@@ -54,20 +56,21 @@ def test_the_whole_corpus_validates_the_same_with_and_without_the_kernel(monkeyp
     files = _all_corpus_files()
     assert len(files) > 1700   # bulk/ included
     # the kernel does run: it replays most plays of the bulk
-    calls = []
+    calls, dances = [], []
     kernel_run = KERNEL.run
 
     def counting(actions, i, *rest):
-        j = kernel_run(actions, i, *rest)
+        j, danced = kernel_run(actions, i, *rest)
         calls.append(j - i)
-        return j
+        dances.append(danced)
+        return j, danced
 
     with_kernel = {}
     monkeypatch.setattr(KERNEL, "run", counting)
     for p in files:
         with_kernel[p] = _outcome(p)
     monkeypatch.setattr(KERNEL, "run", kernel_run)
-    assert sum(calls) > 100_000
+    assert sum(calls) > 100_000 and sum(dances) > 10_000
     monkeypatch.setattr(replay, "_play_run", None)
     differ = [p for p in files if _outcome(p) != with_kernel[p]]
     assert not differ, differ[:10]
@@ -157,7 +160,7 @@ def test_what_the_kernel_cannot_read_is_left_to_python(memo):
     opp[8] = opp[6] = opp[13] = 3
     actions = _plays([(3, 1)] * 4, memo)
     before = (list(me), list(opp))
-    assert KERNEL.run(actions, 0, me, opp, 0, True) == 0
+    assert KERNEL.run(actions, 0, me, opp, 0, True) == (0, 0)
     assert (me, opp) == before
 
 
@@ -177,14 +180,14 @@ def test_the_kernel_plays_a_stretch_and_stops_where_python_takes_over():
         turn = 1 - turn
     # three plays, then the dance (not a play): after an odd run the
     # caller's names swap
-    assert KERNEL.run(actions, 0, me, opp, 0, True) == 3
+    assert KERNEL.run(actions, 0, me, opp, 0, True) == (3, 0)
     assert (opp, me) == (pm, po)
     # out of turn: nothing played
-    assert KERNEL.run(actions, 1, me, opp, 0, True) == 1
+    assert KERNEL.run(actions, 1, me, opp, 0, True) == (1, 0)
     # a failing play (no checker on the 20 point)
     me2, opp2 = [0] * 26, [0] * 26
     me2[6] = opp2[6] = 2
-    assert KERNEL.run(actions, 0, me2, opp2, 0, False) == 0
+    assert KERNEL.run(actions, 0, me2, opp2, 0, False) == (0, 0)
     assert me2[6] == 2 and sum(me2) == 2
 
 
@@ -198,7 +201,7 @@ def test_the_play_that_ends_the_game_is_left_to_python():
 
     actions = _plays([(2, 1)], memo)
     before = (list(me), list(opp))
-    assert KERNEL.run(actions, 0, me, opp, 0, False) == 0
+    assert KERNEL.run(actions, 0, me, opp, 0, False) == (0, 0)
     assert (me, opp) == before
     assert play_plan(me, opp, ((2, 2), (1, 1)), None) == () and me[0] == 15
 
@@ -207,16 +210,47 @@ def test_odd_arguments_are_declined_or_refused():
     me, opp = [0] * 26, [0] * 26
     me[8] = opp[8] = 1
     actions = _plays([(3, 1)], lambda roll: (roll, ((8, 3),), frozenset(), (), None))
-    assert KERNEL.run(actions, 0, me, me, 0, False) == 0            # one list for both
-    assert KERNEL.run(actions, 0, me[:25], opp, 0, False) == 0      # a short side
-    assert KERNEL.run(actions, 0, [True] + me[1:], opp, 0, False) == 0
-    assert KERNEL.run(actions, 0, me, opp, 2, False) == 0           # no such turn
-    assert KERNEL.run(actions, 5, me, opp, 0, False) == 5           # past the end
-    assert KERNEL.run(tuple(actions), 0, me, opp, 0, False) == 0    # not a list
-    assert KERNEL.run([object()], 0, me, opp, 0, False) == 0
+    assert KERNEL.run(actions, 0, me, me, 0, False) == (0, 0)            # one list for both
+    assert KERNEL.run(actions, 0, me[:25], opp, 0, False) == (0, 0)      # a short side
+    assert KERNEL.run(actions, 0, [True] + me[1:], opp, 0, False) == (0, 0)
+    assert KERNEL.run(actions, 0, me, opp, 2, False) == (0, 0)           # no such turn
+    assert KERNEL.run(actions, 5, me, opp, 0, False) == (5, 0)           # past the end
+    assert KERNEL.run(tuple(actions), 0, me, opp, 0, False) == (0, 0)    # not a list
+    assert KERNEL.run([object()], 0, me, opp, 0, False) == (0, 0)
     with pytest.raises(TypeError):
         KERNEL.run(actions, 0, me, opp)
     with pytest.raises(ValueError):
         KERNEL.play_plan(me, opp, ((30, 1),), None)
     with pytest.raises(TypeError):
         KERNEL.play_plan(me, opp, ((8, 1),), [8])
+
+
+def test_a_dance_on_the_bar_passes_the_turn_and_any_other_is_left_to_python():
+    def memo(roll):
+        return (roll, ((13, 3), (10, 1)), frozenset(), (), None)
+
+    def board(bar, held):
+        me, opp = [0] * 26, [0] * 26
+        me[13], me[25] = 5, bar
+        opp[13] = 5
+        for d in held:    # the mover's entry point for d is opp[d] to the opponent
+            opp[d] = 2
+        return me, opp
+
+    # player 0 dances (6-5, both held), player 1 plays 3-1, player 0 dances again
+    actions = [m.Dance(0, (6, 5))] + _plays([(3, 1), (3, 1)], memo)[1:] + [m.Dance(0, (5, 6))]
+    me, opp = board(1, (5, 6))
+    # (the play of player 1 is its 13/10/9, from its own side)
+    assert KERNEL.run(actions, 0, me, opp, 0, False) == (3, 2)
+    assert me[25] == 1 and opp[9] == 1 and opp[13] == 4
+    # a die that enters: the dance is Python's (roll, then resign; or an error)
+    for bar, held, dice in ((1, (6,), (6, 5)), (0, (5, 6), (6, 5)), (1, (6,), (5, 5)),
+                            (1, (5, 6), (6, 0)), (1, (5, 6), (7, 5))):
+        me, opp = board(bar, held)
+        before = (list(me), list(opp))
+        assert KERNEL.run([m.Dance(0, dice)], 0, me, opp, 0, False) == (0, 0), (bar, held, dice)
+        assert (me, opp) == before
+    me, opp = board(1, (5, 6))
+    assert KERNEL.run([m.Dance(1, (6, 5))], 0, me, opp, 0, False) == (0, 0)   # out of turn
+    me, opp = board(2, (6,))
+    assert KERNEL.run([m.Dance(0, (6, 6))], 0, me, opp, 0, False) == (1, 1)

@@ -17,7 +17,10 @@
  *     from 1..25, die 1..6 (anything else is declined, never trusted);
  *   - the plan plays with play_plan's tests in play_plan's order, and, with
  *     `marks`, the points hit are the hit-marked points memo[2];
- *   - the play does not bear off the mover's last checker.
+ *   - the play does not bear off the mover's last checker;
+ * and each Dance (class identity) of the player `turn`, both dice 1..6,
+ * whose player has a checker on the bar and both entry points held (opp[d]
+ * of at least 2 for each die d): the turn passes, as the Python loop does.
  * It plays each on C copies of the side lists `me` (the side on roll) and
  * `opp`, 26 counts each, and swaps them after each play, as the Python loop
  * does. At the first action that is not that plain case it stops, with the
@@ -26,14 +29,16 @@
  * the memo, plays a play of fewer dice, sends a failing play the full way,
  * ends the game with board.outcome_of). Before returning, the counts that
  * changed are written back to the two lists (the same list objects: after
- * an odd number of plays the caller swaps its names for them).
+ * an odd number of actions the caller swaps its names for them). It
+ * returns (that index, how many of the actions it replayed were dances).
  *
  * Nothing here runs Python code, but for a hit-marked set whose members
  * compare by a Python __eq__ (a reader gives ints): an error there is
  * cleared and the play declined, and Python meets it again.
  *
- * bind(Play, PlayText) must be called once first: it reads where the slots
- * the loop reads (player, dice, _moves, _written; plan) are in the objects,
+ * bind(Play, PlayText, Dance) must be called once first: it reads where the
+ * slots the loop reads (player, dice, _moves, _written; plan; a Dance's
+ * player and dice) are in the objects,
  * from the classes' member descriptors, and refuses classes that do not
  * have them as plain object slots.
  *
@@ -51,8 +56,9 @@
 /* counts beyond this are left to Python (no C overflow, whatever the input) */
 #define COUNT_LIMIT ((int64_t)1 << 40)
 
-static PyTypeObject *play_type = NULL, *text_type = NULL;
+static PyTypeObject *play_type = NULL, *text_type = NULL, *dance_type = NULL;
 static Py_ssize_t off_player, off_dice, off_moves, off_written, off_plan;
+static Py_ssize_t off_dance_player, off_dance_dice;
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
@@ -229,7 +235,7 @@ run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     if (play_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "_play_run.bind(Play, PlayText) first");
+        PyErr_SetString(PyExc_RuntimeError, "_play_run.bind(Play, PlayText, Dance) first");
         return NULL;
     }
     PyObject *actions = args[0], *me_list = args[2], *opp_list = args[3];
@@ -244,25 +250,40 @@ run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (!PyList_CheckExact(actions) || i < 0 || i >= PyList_GET_SIZE(actions)
             || me_list == opp_list || !small_int(args[4], &turn) || (turn != 0 && turn != 1)
             || !load_side(me_list, a_side) || !load_side(opp_list, b_side))
-        return PyLong_FromSsize_t(i);       /* all of it for Python */
+        return Py_BuildValue("(nn)", i, (Py_ssize_t)0);   /* all of it for Python */
     memcpy(a_was, a_side, sizeof a_side);
     memcpy(b_was, b_side, sizeof b_side);
     int64_t *me = a_side, *opp = b_side;
     int cur[MAX_STEPS], die[MAX_STEPS];
 
+    Py_ssize_t danced = 0;
     while (i < PyList_GET_SIZE(actions)) {
         PyObject *a = PyList_GET_ITEM(actions, i);
-        if (Py_TYPE(a) != play_type)
+        int is_dance = Py_TYPE(a) == dance_type;
+        if (Py_TYPE(a) != play_type && !is_dance)
             break;
         long player, d1, d2, memo_roll;
-        if (!small_int(SLOT(a, off_player), &player) || player != turn)
+        if (!small_int(SLOT(a, is_dance ? off_dance_player : off_player), &player)
+                || player != turn)
             break;                          /* out of turn (or no player) */
-        PyObject *dice = SLOT(a, off_dice);
+        PyObject *dice = SLOT(a, is_dance ? off_dance_dice : off_dice);
         if (dice == NULL || !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2
                 || !small_int(PyTuple_GET_ITEM(dice, 0), &d1)
                 || !small_int(PyTuple_GET_ITEM(dice, 1), &d2)
                 || d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
             break;                          /* dice off the die */
+        if (is_dance) {
+            /* a dance on the bar, both entry points held: the turn passes */
+            if (!me[25] || opp[d1] < 2 || opp[d2] < 2)
+                break;
+            int64_t *swap = me;
+            me = opp;
+            opp = swap;
+            turn = 1 - turn;
+            danced++;
+            i++;
+            continue;
+        }
         PyObject *written = SLOT(a, off_written);
         if (SLOT(a, off_moves) != Py_None || written == NULL || Py_TYPE(written) != text_type)
             break;                          /* not its text's play: no memo */
@@ -310,7 +331,7 @@ run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (store_side(me_list, a_side, a_was) < 0 || store_side(opp_list, b_side, b_was) < 0)
         return NULL;
-    return PyLong_FromSsize_t(i);
+    return Py_BuildValue("(nn)", i, danced);
 }
 
 static PyObject *
@@ -400,18 +421,28 @@ slot_offset(PyObject *type, const char *name, Py_ssize_t *out)
 static PyObject *
 bind(PyObject *module, PyObject *args)
 {
-    PyObject *play, *text;
-    Py_ssize_t p, d, mv, w, pl;
-    if (!PyArg_ParseTuple(args, "O!O!:bind", &PyType_Type, &play, &PyType_Type, &text))
+    PyObject *play, *text, *dance;
+    Py_ssize_t p, d, mv, w, pl, dp, dd;
+    if (!PyArg_ParseTuple(args, "O!O!O!:bind", &PyType_Type, &play, &PyType_Type, &text,
+                          &PyType_Type, &dance))
         return NULL;
     if (slot_offset(play, "player", &p) < 0 || slot_offset(play, "dice", &d) < 0
             || slot_offset(play, "_moves", &mv) < 0 || slot_offset(play, "_written", &w) < 0
-            || slot_offset(text, "plan", &pl) < 0)
+            || slot_offset(text, "plan", &pl) < 0 || slot_offset(dance, "player", &dp) < 0
+            || slot_offset(dance, "dice", &dd) < 0)
         return NULL;
+    if (play == dance) {
+        PyErr_SetString(PyExc_TypeError, "Play and Dance must be two classes");
+        return NULL;
+    }
     Py_INCREF(play);
     Py_INCREF(text);
+    Py_INCREF(dance);
     Py_XSETREF(play_type, (PyTypeObject *)play);
     Py_XSETREF(text_type, (PyTypeObject *)text);
+    Py_XSETREF(dance_type, (PyTypeObject *)dance);
+    off_dance_player = dp;
+    off_dance_dice = dd;
     off_player = p;
     off_dice = d;
     off_moves = mv;
@@ -422,9 +453,10 @@ bind(PyObject *module, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
-     "bind(Play, PlayText): the classes whose slots run() reads."},
+     "bind(Play, PlayText, Dance): the classes whose slots run() reads."},
     {"run", (PyCFunction)(void (*)(void))run, METH_FASTCALL,
-     "run(actions, i, me, opp, turn, marks) -> the index of the first action left to Python."},
+     "run(actions, i, me, opp, turn, marks) -> (the index of the first action left to "
+     "Python, how many of those before it were dances)."},
     {"play_plan", (PyCFunction)(void (*)(void))play_plan, METH_FASTCALL,
      "play_plan(me, opp, plan, marked): resolve.play_plan's twin (for the tests)."},
     {NULL, NULL, 0, NULL},

@@ -83,7 +83,7 @@ def _bound_kernel():
     if kernel is None:
         return None
     try:
-        kernel.bind(m.Play, m.PlayText)
+        kernel.bind(m.Play, m.PlayText, m.Dance)
     except (TypeError, AttributeError):
         return None
     return kernel
@@ -446,8 +446,11 @@ class _GameReplay:
         """Replay the play ``actions[i]`` and the plays after it, in a row,
         as :meth:`play` replays each (a validation without records: its
         fast path, else :meth:`play_in_full`), in one loop on local
-        variables: the side arrays, whose turn it is. Returns the index of
-        the first action not replayed: the first that is not a play, or the
+        variables: the side arrays, whose turn it is; and the dances in
+        between of a player on the bar whose two entry points are held (what
+        :meth:`dance` does then: the turn passes, nothing to report; with
+        records kept, a dance ends the loop). Returns the index of the first action not replayed: the first that
+        is not a play or such a dance (any other dance, a cube action), or the
         one after the first play that goes the full way (out of turn, dice
         off the die, an irregular play: the loop stops there), or after the
         play that ends the game.
@@ -466,7 +469,8 @@ class _GameReplay:
         (``_play_run.c``; :mod:`gamao_cli.kernels`), the loop hands it the
         plain stretches: its ``run`` plays, on C copies of the side arrays,
         every play in a row that is its text's memo for the same roll and
-        whose plan plays whole (play_plan's tests, in its order), and stops,
+        whose plan plays whole (play_plan's tests, in its order), and the
+        dances on the bar as above, and stops,
         the arrays as they were, at the first action that is anything else
         (no memo yet, a play of fewer dice, a play that fails, out of turn,
         the play that bears off the last checker): this loop handles that
@@ -488,19 +492,21 @@ class _GameReplay:
         me, opp = self.me, self.opp
         marks = self.marks_hits
         plan_of, fewer = self.resolver.plan, self.resolver.play_fewer_in_place
-        Play, die = m.Play, _DIE
+        Play, Dance, die = m.Play, m.Dance, _DIE
         start, n = i, len(actions)
         # with records kept: where they go, and the position before the play
         # (the first from self.pos, as play() takes it; None: to be made)
         records = self.records if self.keep else None
         before = self.pos if records is not None else None
         kept = None
+        danced = 0   # of the actions replayed, the dances (no plays)
         run = _play_run.run if records is None and _play_run is not None else None
         while i < n:
             if run is not None:
-                j = run(actions, i, me, opp, turn, marks)
+                j, dances = run(actions, i, me, opp, turn, marks)
                 if j != i:
-                    if (j - i) & 1:   # as the player on roll after those plays sees it
+                    danced += dances
+                    if (j - i) & 1:   # as the player on roll after those actions sees it
                         me, opp = opp, me
                         turn = 1 - turn
                     i = j
@@ -508,11 +514,21 @@ class _GameReplay:
                         break
             a = actions[i]
             if a.__class__ is not Play:
+                if a.__class__ is Dance and records is None and a.player == turn and me[25]:
+                    d1, d2 = a.dice
+                    if d1 in die and d2 in die and opp[d1] > 1 and opp[d2] > 1:
+                        # a dance on the bar, both entry points held: what
+                        # dance() does then (nothing to report; the turn passes)
+                        i += 1
+                        danced += 1
+                        me, opp = opp, me
+                        turn = 1 - turn
+                        continue
                 break   # (never the first: the caller gives a play)
             d1, d2 = a.dice
             if a.player != turn or d1 not in die or d2 not in die:
                 # out of turn, dice off the die: the full way, as play() sends it
-                self._done(me, opp, turn, i - start)
+                self._done(me, opp, turn, i - start, danced)
                 self.play_in_full(a)
                 return i + 1
             roll = d1 << 3 | d2
@@ -542,7 +558,7 @@ class _GameReplay:
                 hits = None
             if hits is None:
                 # the full way (with the state as the plays before left it)
-                self._done(me, opp, turn, i - start)
+                self._done(me, opp, turn, i - start, danced)
                 self.play_in_full(a)
                 return i + 1
             if records is not None:   # what play() records of it
@@ -562,20 +578,21 @@ class _GameReplay:
             if me[0] != off and not any(me[1:]):  # the last checker borne off
                 self.end = (turn, board.outcome_of(_position(tuple(me), tuple(opp))))
                 self.quiet = False
-                self._done(opp, me, 1 - turn, i - start)
+                self._done(opp, me, 1 - turn, i - start, danced)
                 return i
             me, opp = opp, me   # as the opponent, next on roll, sees it
             turn = 1 - turn
-        self._done(me, opp, turn, i - start)
+        self._done(me, opp, turn, i - start, danced)
         return i
 
-    def _done(self, me: list[int], opp: list[int], turn: int, plays: int) -> None:
-        """The state :meth:`plays` leaves after ``plays`` plays: the side
-        arrays, seen by ``turn``, the player on roll."""
-        if plays:
+    def _done(self, me: list[int], opp: list[int], turn: int, done: int, danced: int) -> None:
+        """The state :meth:`plays` leaves after ``done`` actions, ``danced``
+        of them dances: the side arrays, seen by ``turn``, the player on
+        roll."""
+        if done:
             self.me, self.opp = me, opp
             self._pos_ok = False
-            self.moves += plays
+            self.moves += done - danced
             self.cube.turn = turn
 
     def play_in_full(self, a: m.Play) -> None:
