@@ -819,6 +819,53 @@ def test_every_command_shows_the_exit_codes_of_its_own():
         assert command.epilog == exit_codes.help_for(name), f"gamao {name}: not its own exit codes"
 
 
+def test_a_command_imports_its_own_module_only():
+    """The commands are imported when first looked up: a run of gamao
+    validate does not import the modules of the other commands (nor the
+    readers of formats it does not meet), while the names are all listed."""
+    code = ("import sys, runpy\n"
+            "sys.argv = ['gamao', 'validate', '--quiet', sys.argv[1]]\n"
+            "from gamao_cli.cli import main\n"
+            "try:\n"
+            "    main()\n"
+            "except SystemExit as exc:\n"
+            "    assert exc.code == 0, exc.code\n"
+            "print(sorted(m for m in sys.modules if m.startswith('gamao_cli.cli.')\n"
+            "             or m.endswith('.reader')))\n"
+            "print(sorted(main.commands))\n")
+    r = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "gnubg-selfplay-5pt.mat")],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    loaded, names = (eval(line) for line in r.stdout.splitlines()[-2:])
+    assert "gamao_cli.cli.validate" in loaded and "gamao_cli.formats.mat.reader" in loaded
+    for other in ("convert", "export", "position", "select", "dedupe", "summary", "codes"):
+        assert f"gamao_cli.cli.{other}" not in loaded, other
+        assert other in names
+    assert not any(m.startswith(("gamao_cli.formats.bgf", "gamao_cli.formats.gnubg_text"))
+                   and m.endswith(".reader") for m in loaded), loaded
+
+
+def test_the_commands_mapping_loads_lazily_and_takes_commands_added():
+    import click
+
+    from gamao_cli.cli import _Commands
+    commands = _Commands({"codes": ("codes", "codes")})
+    assert list(commands) == ["codes"] and len(commands) == 1 and "codes" in commands
+    assert commands["codes"].name == "codes" and commands.get("nosuch") is None
+
+    @click.command()
+    def extra():
+        pass
+
+    commands["extra"] = extra
+    commands["codes"] = extra   # replaced, as add_command replaces
+    assert sorted(commands) == ["codes", "extra"] and commands["codes"] is extra
+    del commands["codes"]
+    assert list(commands) == ["extra"]
+    with pytest.raises(KeyError):
+        del commands["codes"]
+
+
 # -- rough edges a new user hit (issue 22) --------------------------------
 
 def test_gamao_help_prints_the_help_of_gamao_and_of_a_command():

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import MutableMapping
 
 import click
 
@@ -29,15 +30,61 @@ from gamao_cli.i18n import _
 from . import exit_codes
 from .language import LANG_HELP, Group, print_version, set_lang
 # (the commands under names of their own: the modules keep theirs)
-from .codes import codes as codes_command
-from .convert import convert as convert_command
-from .dedupe import dedupe as dedupe_command
-from .export import export as export_command
-from .help import help_command
-from .position import position as position_command
-from .select import select as select_command
-from .summary import summary as summary_command
-from .validate import validate as validate_command
+
+#: The commands: name -> (module of this package, the command's name in it).
+#: Each module is imported when its command is first looked up, so that a
+#: run of one command does not import the others (``convert`` alone, with
+#: its writers, was a sixth of the start-up of ``gamao validate``).
+COMMANDS = {
+    "validate": ("validate", "validate"),
+    "convert": ("convert", "convert"),
+    "summary": ("summary", "summary"),
+    "position": ("position", "position"),
+    "export": ("export", "export"),
+    "codes": ("codes", "codes"),
+    "dedupe": ("dedupe", "dedupe"),
+    "select": ("select", "select"),
+    "help": ("help", "help_command"),
+}
+
+
+class _Commands(MutableMapping):
+    """A group's commands by name (what ``click.Group.commands`` holds),
+    each imported from :data:`COMMANDS` when first looked up; a command
+    added (``add_command``) is kept as given. Listing the names imports
+    nothing; listing the commands imports them all (``gamao --help``)."""
+
+    def __init__(self, lazy: dict[str, tuple[str, str]]):
+        self._lazy = dict(lazy)
+        self._loaded: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        command = self._loaded.get(name)
+        if command is None:
+            module, attr = self._lazy[name]   # KeyError: no such command
+            import importlib
+            command = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+            self._loaded[name] = command
+        return command
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._lazy.pop(name, None)
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        found = self._lazy.pop(name, None) is not None
+        if self._loaded.pop(name, None) is None and not found:
+            raise KeyError(name)
+
+    def __iter__(self):
+        yield from self._lazy
+        yield from (n for n in self._loaded if n not in self._lazy)
+
+    def __len__(self) -> int:
+        return len(self._lazy.keys() | self._loaded.keys())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._lazy or name in self._loaded
 
 
 def _to_devnull(stream) -> None:
@@ -281,11 +328,7 @@ def main() -> None:
     """
 
 
-for _command in (validate_command, convert_command, summary_command, position_command,
-                 export_command, codes_command, dedupe_command, select_command,
-                 help_command):
-    main.add_command(_command)
-
+main.commands = _Commands(COMMANDS)
 
 
 def run() -> None:

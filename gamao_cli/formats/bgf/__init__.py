@@ -15,6 +15,14 @@ if TYPE_CHECKING:  # pragma: no cover
     from gamao_cli.replay.replay import Replays
 
 
+def sniff(head: bytes) -> bool:
+    """Whether an input's first bytes start as a BGBlitz file: its JSON
+    header line names the format "BGF" (here, not in :mod:`.reader`, so
+    that telling the format of every input does not import the reader)."""
+    h = head.lstrip(b"\xef\xbb\xbf")[:200]
+    return h.startswith(b"{") and b'"format"' in h and b'"BGF"' in h
+
+
 class BgfFormat:
     name = "bgf"
     title = "BGBlitz (.bgf)"
@@ -23,7 +31,6 @@ class BgfFormat:
     scanned = True
 
     def sniff(self, head: bytes) -> bool:
-        from .reader import sniff
         return sniff(head)
 
     def read(self, source: Source) -> Iterator[Match]:

@@ -63,11 +63,6 @@ _KINDS = {m.Play: "roll", m.Dance: "roll", m.Double: "double", m.Take: "take",
           m.Drop: "pass"}
 
 
-def sniff(head: bytes) -> bool:
-    h = head.lstrip(b"\xef\xbb\xbf")[:200]
-    return h.startswith(b"{") and b'"format"' in h and b'"BGF"' in h
-
-
 def _damaged(path: str, key: str, fields: dict, offset: int) -> DamagedFile:
     return DamagedFile(path, key=key, fields=fields, offset=offset)
 

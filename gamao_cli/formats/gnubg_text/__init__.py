@@ -95,7 +95,7 @@ class GnubgTextFormat(TextFormat):
     scanned = False
 
     def sniff(self, head: bytes) -> bool:
-        from .reader import sniff_text
+        from .languages import sniff_text
         return sniff_text(head_text(head[:4096]))
 
     def read(self, source: Source) -> Iterator[Match]:

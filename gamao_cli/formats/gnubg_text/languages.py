@@ -46,3 +46,14 @@ def move_heading_language(line: str) -> str | None:
         if line.startswith(move) and ":" in line:
             return name
     return None
+
+
+def sniff_text(text: str) -> bool:
+    """Whether ``text`` (the first bytes of an input) starts as a gnubg text
+    export, in English or in a language gnubg translates it into (here, not
+    in the reader, so that telling the format of every input does not
+    import the reader)."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    if first.startswith(ENGLISH_SCORE) and ") is: " in first:
+        return True
+    return language_of(first) is not None

@@ -40,7 +40,7 @@ from gamao_cli.ids.gnubg import MatchState
 from ..limits import MAX_DIGITS, play_problem
 from . import analysis as an
 from .decisions import TextAnalysis
-from .languages import ENGLISH_MOVE, ENGLISH_SCORE, language_of, move_heading_language
+from .languages import ENGLISH_MOVE, language_of, move_heading_language
 
 #: The longest line read (gnubg's longest are its analysis lines, under 200).
 MAX_LINE = 10_000
@@ -99,17 +99,6 @@ def _number(digits: str, path: str, line: int, column: int, what: str) -> int:
         raise _syntax(path, "GM001.gnubg-number", {"number": digits[:20], "limit": MAX_NUMBER},
                       line, column, digits)
     return int(digits)
-
-
-def sniff_text(text: str) -> bool:
-    """Whether ``text`` (the first bytes of an input) starts as a gnubg text
-    export, in English or in a language gnubg translates it into."""
-    first = text.lstrip("\ufeff").split("\n", 1)[0]
-    if first.startswith(ENGLISH_SCORE) and ") is: " in first:
-        return True
-    if language_of(first) is not None:
-        return True
-    return False
 
 
 class _Lines:
