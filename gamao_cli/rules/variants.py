@@ -81,6 +81,10 @@ def start_position(variant: str = "backgammon") -> Position:
     return pos
 
 
+#: what a variant's name may hold that does not tell variants apart
+_NAME_NOISE = re.compile(r"[\s_\-()]+")
+
+
 def find_variant(name: str) -> Variant:
     """The variant a record names ``name`` (a key, a ``Variation`` tag value
     or an alias); raises :class:`~gamao_cli.errors.UnknownVariant`.
@@ -88,7 +92,7 @@ def find_variant(name: str) -> Variant:
     Case, spaces, dashes, underscores and parentheses do not matter
     ("HyperGammon (2)" is how GNU Backgammon's match files name it).
     """
-    key = re.sub(r"[\s_\-()]+", "", str(name)).lower()
+    key = _NAME_NOISE.sub("", str(name)).lower()
     variant = _BY_NAME.get(key)
     if variant is None:
         raise UnknownVariant(name, tuple(VARIANTS))
