@@ -213,6 +213,28 @@ def test_round_trip_through_the_writer_for_every_corpus_file():
         assert read_matches(write_matches(matches)) == matches, path
 
 
+def test_prepare_text_takes_off_trailing_blanks_and_nothing_else():
+    """Random lines of blanks, letters and the line breaks other than LF
+    (which stay inside a line for the grammar): no line of the result ends
+    in a blank, each is a prefix of its line, and only blanks went."""
+    import random
+
+    from gamao_cli.formats.mat.reader import prepare_text
+    rng = random.Random(5)
+    pieces = [" ", "  ", "x", "8/5", "\n", "\n", "\x0b", "\x0c", "\u2028", "\x85", "\u00a0"]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(14)))
+        out = prepare_text(text)
+        assert out.endswith("\n")
+        lines, before = out[:-1].split("\n"), text.split("\n")
+        # (a last line of blanks only goes with them: the line before ends the text)
+        assert len(lines) == len(before) - (before[-1].strip(" ") == "" and len(before) > 1)
+        for got, line in zip(lines, before):
+            assert not got.endswith((" ", "\t")) and line.startswith(got), (text, out)
+            assert line[len(got):].strip(" ") == "", (text, out)   # only blanks cut
+    assert prepare_text("a \x0b \n\u2028 \nb\t") == "a \x0b\n\u2028\nb\n"
+
+
 # -- the parser's cache ----------------------------------------------------
 
 def _same_reading(parser, text: str):
