@@ -473,10 +473,13 @@ class Resolver:
         :func:`play_plan` takes), else ``()`` (the full path decides).
         Kept in :attr:`plans`; a caller may keep it too (it depends on
         ``moves`` and the roll only)."""
-        try:
-            return self.plans.data[moves][d1 << 3 | d2]
-        except KeyError:
-            return self._plan(moves, d1, d2)
+        # (no try/except KeyError: a text is asked once a roll, mostly a miss)
+        by_roll = self.plans.data.get(moves)
+        if by_roll is not None:
+            plan = by_roll.get(d1 << 3 | d2)
+            if plan is not None:
+                return plan
+        return self._plan(moves, d1, d2)
 
     def steps_in_place(self, moves: tuple[Move, ...], d1: int, d2: int,
                        hits: tuple[int, ...]) -> tuple[Step, ...]:
