@@ -29,7 +29,6 @@ from gamao_cli.i18n import _
 
 from . import exit_codes
 from .language import LANG_HELP, Group, print_version, set_lang
-# (the commands under names of their own: the modules keep theirs)
 
 #: The commands: name -> (module of this package, the command's name in it).
 #: Each module is imported when its command is first looked up, so that a

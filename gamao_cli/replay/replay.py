@@ -449,11 +449,11 @@ class _GameReplay:
         variables: the side arrays, whose turn it is; and the dances in
         between of a player on the bar whose two entry points are held (what
         :meth:`dance` does then: the turn passes, nothing to report; with
-        records kept, a dance ends the loop). Returns the index of the first action not replayed: the first that
-        is not a play or such a dance (any other dance, a cube action), or the
-        one after the first play that goes the full way (out of turn, dice
-        off the die, an irregular play: the loop stops there), or after the
-        play that ends the game.
+        records kept, a dance ends the loop). Returns the index of the first
+        action not replayed: the first that is not a play or such a dance
+        (any other dance, a cube action), or the one after the first play
+        that goes the full way (out of turn, dice off the die, an irregular
+        play: the loop stops there), or after the play that ends the game.
 
         Each play's die steps (:meth:`Resolver.plan`) are kept with its text
         (:class:`~gamao_cli.model.PlayText`), which all the plays written

@@ -251,6 +251,23 @@ word_ends(Text *t, Py_ssize_t i)
     return !IS_WORD(c);
 }
 
+/* "word" or "words" written as is at i: the end, or -1. */
+static Py_ssize_t
+word_or_words(Text *t, Py_ssize_t i, const char *word)
+{
+    Py_ssize_t j = literal(t, i, word);
+    if (j >= 0 && at(t, j) == 's')
+        j++;
+    return j;
+}
+
+/* j when a word ends there ((?!\w)), else -1 (and -1 for -1). */
+static inline Py_ssize_t
+whole(Text *t, Py_ssize_t j)
+{
+    return j >= 0 && word_ends(t, j) ? j : -1;
+}
+
 /* ROLL_CANNOT, when ROLL_PLAY failed at i: "DD:" blanks "Cannot" blanks
  * "Move", this case only; its end, or -1. */
 static Py_ssize_t
@@ -269,12 +286,7 @@ roll_cannot(Text *t, Py_ssize_t i)
 static Py_ssize_t
 points_word(Text *t, Py_ssize_t i)
 {
-    Py_ssize_t j = literal(t, i, "point");
-    if (j < 0)
-        return -1;
-    if (at(t, j) == 's')
-        j++;
-    return word_ends(t, j) ? j : -1;
+    return whole(t, word_or_words(t, i, "point"));
 }
 
 /* One of the cells other than a roll at i, its first letter telling which
@@ -294,10 +306,8 @@ other_cell(Text *t, Py_ssize_t i, int *kind, long long *value, int *flag)
     if (c == 'D' && at(t, i + 1) == 'o') {
         /* Doubles?(?:[ \t]*==?>[ \t]*\d+)?(?!\w) */
         *kind = K_DOUBLE;
-        if ((j = literal(t, i, "Double")) < 0)
+        if ((j = word_or_words(t, i, "Double")) < 0)
             return -1;
-        if (at(t, j) == 's')
-            j++;
         k = j;
         while (IS_BLANK(at(t, k)))
             k++;
@@ -313,31 +323,19 @@ other_cell(Text *t, Py_ssize_t i, int *kind, long long *value, int *flag)
             if (!IS_DIGIT(at(t, k)))
                 return -1;
             k = digits(t, k, value);
-            if (*value < 0)
-                return -1;
-            return word_ends(t, k) ? k : -1;
+            return *value < 0 ? -1 : whole(t, k);
         }
         /* no "=> N": only when nothing could start it (a blank could be
          * followed by one further on: left to the expression) */
-        if (k != j)
-            return -1;
-        return word_ends(t, j) ? j : -1;
+        return k != j ? -1 : whole(t, j);
     }
     if (c == 'D') {   /* Drops?(?!\w) ("Dr": DOUBLE cannot match) */
         *kind = K_DROP;
-        if ((j = literal(t, i, "Drop")) < 0)
-            return -1;
-        if (at(t, j) == 's')
-            j++;
-        return word_ends(t, j) ? j : -1;
+        return whole(t, word_or_words(t, i, "Drop"));
     }
     if (c == 'T') {   /* Takes?(?!\w) */
         *kind = K_TAKE;
-        if ((j = literal(t, i, "Take")) < 0)
-            return -1;
-        if (at(t, j) == 's')
-            j++;
-        return word_ends(t, j) ? j : -1;
+        return whole(t, word_or_words(t, i, "Take"));
     }
     if (c == 'W') {
         /* Wins[ \t]+\d+[ \t]+points?(?:[ \t]+and[ \t]+the[ \t]+match)?(?!\w) */
@@ -373,6 +371,20 @@ other_cell(Text *t, Py_ssize_t i, int *kind, long long *value, int *flag)
         return points_word(t, j);
     }
     return -1;
+}
+
+/* The line breaks of t[from:to]: *line counts them, *line_start is where
+ * the line after the last begins (both as they were when there is none). */
+static void
+count_breaks(Text *t, Py_ssize_t from, Py_ssize_t to, Py_ssize_t *line,
+             Py_ssize_t *line_start)
+{
+    for (Py_ssize_t i = from; i < to; i++) {
+        if (PyUnicode_READ(t->kind, t->data, i) == '\n') {
+            (*line)++;
+            *line_start = i + 1;
+        }
+    }
 }
 
 static PyObject *
@@ -606,14 +618,7 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             newline_end = p;
             if (p >= t.n && !t.beyond_ascii) {
                 /* only line breaks and blanks are left: `break`, to the end */
-                Py_ssize_t i, last = pos;
-                for (i = pos; i < p; i++) {
-                    if (PyUnicode_READ(t.kind, t.data, i) == '\n') {
-                        line++;
-                        last = i;
-                    }
-                }
-                line_start = last + 1;
+                count_breaks(&t, pos, p, &line, &line_start);
                 Py_SETREF(number, Py_NewRef(Py_None));
                 first = 1;
                 pos = p;
@@ -667,19 +672,11 @@ cell_scan_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             break;   /* the regular expression's to do */
 
         if (newline_end >= 0) {   /* the cell opens a line */
-            Py_ssize_t i, last = pos;
-            for (i = pos; i < newline_end; i++) {
-                if (PyUnicode_READ(t.kind, t.data, i) == '\n') {
-                    line++;
-                    last = i;
-                }
-            }
-            line_start = last + 1;
+            count_breaks(&t, pos, newline_end, &line, &line_start);
             if (num_start >= 0) {
-                long long value = 0;
-                for (i = num_start; i < num_end; i++)
-                    value = value * 10 + (PyUnicode_READ(t.kind, t.data, i) - '0');
-                Py_SETREF(number, PyLong_FromLongLong(value));
+                long long n;   /* (at most 18 digits: more were left above) */
+                digits(&t, num_start, &n);
+                Py_SETREF(number, PyLong_FromLongLong(n));
                 if (number == NULL)
                     return NULL;
             }
