@@ -16,6 +16,8 @@ KERNELS = [
     # the replay's run of plays (replay/replay.py, _GameReplay.plays)
     Extension("gamao_cli.replay._play_run", ["gamao_cli/replay/_play_run.c"],
               optional=True),
+    # the board part of every action's IDs (ids/board.py, board_ids)
+    Extension("gamao_cli.ids._ids", ["gamao_cli/ids/_ids.c"], optional=True),
 ]
 
 setup(ext_modules=KERNELS)

@@ -36,4 +36,5 @@ def available() -> dict[str, bool]:
     return {name: kernel(name) is not None for name in KERNEL_NAMES}
 
 
-KERNEL_NAMES = ("gamao_cli.formats.mat._cell_scan", "gamao_cli.replay._play_run")
+KERNEL_NAMES = ("gamao_cli.formats.mat._cell_scan", "gamao_cli.replay._play_run",
+                "gamao_cli.ids._ids")

@@ -12,6 +12,8 @@ Oracles used, besides hand-worked values:
 """
 from __future__ import annotations
 
+import dataclasses
+
 import contextlib
 import importlib
 import os
@@ -311,6 +313,47 @@ def test_decode_match_id_rejects(bad, fragment):
 def test_match_state_validates(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment):
         MatchState(**kwargs)
+    fields = {**dataclasses.asdict(MatchState()), **kwargs}
+    with pytest.raises(ValueError, match=fragment):
+        MatchState.of(*fields.values())
+
+
+_FIELD_VALUES = {
+    "cube": [1, 2, 64, 1 << 15, 3, 1 << 16, True, 2.0], "cube_owner": [None, 0, 1, 2, True],
+    "on_roll": [0, 1, 2, True], "crawford": [False, True, 0, 1, None],
+    "game_state": [0, 1, 4, 5, True], "turn": [0, 1, -1], "double_offered": [False, True, 1],
+    "resignation": [0, 3, 4], "dice": [(0, 0), (6, 5), (1, 2), (7, 1), (0, 3), [6, 5], (True, 1)],
+    "length": [0, 7, (1 << 15) - 1, 1 << 15, True], "score": [(0, 0), (3, 4), [3, 4], (-1, 0)],
+    "jacoby": [False, True, 1]}
+
+
+def test_match_state_of_is_the_constructor_field_by_field():
+    """MatchState.of, the replay's quick way to a state, gives what the
+    constructor gives for every field's usual and odd values: the same
+    state (equal, hashing alike, fields of the same types) or the same
+    ValueError."""
+    import random
+    rng = random.Random(5)
+    names = list(_FIELD_VALUES)
+    assert names == [f.name for f in dataclasses.fields(MatchState)]
+    checked = 0
+    for _ in range(3000):
+        # (the first two values of each field are usual ones)
+        values = [rng.choice(v) if rng.random() < 0.15 else v[rng.randrange(2)]
+                  for v in (_FIELD_VALUES[n] for n in names)]
+        try:
+            made = MatchState(*values)
+        except ValueError as e:
+            with pytest.raises(ValueError) as got:
+                MatchState.of(*values)
+            assert str(got.value) == str(e)
+            continue
+        quick = MatchState.of(*values)
+        assert quick == made and hash(quick) == hash(made) and repr(quick) == repr(made)
+        assert [type(getattr(quick, n)) for n in names] == [type(getattr(made, n)) for n in names]
+        assert match_id(quick) == match_id(made)
+        checked += 1
+    assert checked > 100
 
 
 # ---------------------------------------------------------------------------

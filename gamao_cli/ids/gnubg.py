@@ -288,6 +288,21 @@ def decode_position_id(s: str, checkers: int = 15) -> tuple[Board, Board]:
 _DICE = frozenset([(0, 0)] + [(a, b) for a in range(1, 7) for b in range(1, 7)])
 
 
+def _usual(c, owner, on_roll, crawford, game_state, turn, offered, resignation, d, length,
+           sc, jacoby) -> bool:
+    """Whether these :class:`MatchState` fields are all of the usual types
+    and within range (the checks of ``MatchState._check`` pass)."""
+    return (type(c) is int and 0 < c <= 1 << 15 and not c & (c - 1)
+            and owner in (None, 0, 1) and on_roll in (0, 1) and turn in (0, 1)
+            and type(game_state) is int and 0 <= game_state <= 4
+            and type(resignation) is int and 0 <= resignation <= 3
+            and type(d) is tuple and d in _DICE and type(d[0]) is int and type(d[1]) is int
+            and type(length) is int and 0 <= length < 1 << 15
+            and type(sc) is tuple and len(sc) == 2 and type(sc[0]) is int
+            and type(sc[1]) is int and 0 <= sc[0] < 1 << 15 and 0 <= sc[1] < 1 << 15
+            and type(crawford) is bool and type(offered) is bool and type(jacoby) is bool)
+
+
 @dataclass(frozen=True)
 class MatchState:
     """What a GNU Backgammon Match ID holds.
@@ -320,19 +335,32 @@ class MatchState:
     jacoby: bool = False
 
     def __post_init__(self) -> None:
-        c, d, sc = self.cube, self.dice, self.score
-        if type(c) is int and 0 < c <= 1 << 15 and not c & (c - 1) \
-                and self.cube_owner in (None, 0, 1) and self.on_roll in (0, 1) \
-                and self.turn in (0, 1) and type(self.game_state) is int \
-                and 0 <= self.game_state <= 4 and type(self.resignation) is int \
-                and 0 <= self.resignation <= 3 and type(d) is tuple and d in _DICE \
-                and type(d[0]) is int and type(d[1]) is int and type(self.length) is int \
-                and 0 <= self.length < 1 << 15 and type(sc) is tuple and len(sc) == 2 \
-                and type(sc[0]) is int and type(sc[1]) is int and 0 <= sc[0] < 1 << 15 \
-                and 0 <= sc[1] < 1 << 15 and type(self.crawford) is bool \
-                and type(self.double_offered) is bool and type(self.jacoby) is bool:
-            return   # the usual case, all of it as the checks below want it
+        if _usual(self.cube, self.cube_owner, self.on_roll, self.crawford, self.game_state,
+                  self.turn, self.double_offered, self.resignation, self.dice, self.length,
+                  self.score, self.jacoby):
+            return   # the usual case, all of it as the checks of _check want it
         self._check()
+
+    @classmethod
+    def of(cls, cube: int, cube_owner: int | None, on_roll: int, crawford: bool,
+           game_state: int, turn: int, double_offered: bool, resignation: int,
+           dice: tuple[int, int], length: int, score: tuple[int, int],
+           jacoby: bool) -> "MatchState":
+        """``MatchState(...)`` of every field, in their order: the same
+        state, or the same ``ValueError``; for the usual values made without
+        the per-field ``object.__setattr__`` of a frozen dataclass's
+        ``__init__`` (what replaying thousands of states costs most)."""
+        if cls is MatchState and _usual(cube, cube_owner, on_roll, crawford, game_state, turn,
+                                        double_offered, resignation, dice, length, score,
+                                        jacoby):
+            state = object.__new__(cls)
+            state.__dict__.update(
+                cube=cube, cube_owner=cube_owner, on_roll=on_roll, crawford=crawford,
+                game_state=game_state, turn=turn, double_offered=double_offered,
+                resignation=resignation, dice=dice, length=length, score=score, jacoby=jacoby)
+            return state
+        return cls(cube, cube_owner, on_roll, crawford, game_state, turn, double_offered,
+                   resignation, dice, length, score, jacoby)
 
     def _check(self) -> None:
         def is_int(v: object) -> bool:

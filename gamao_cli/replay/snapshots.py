@@ -15,33 +15,68 @@ player 0), 1 the right. In an XGID the right player sits at the bottom.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from typing import Any
 
 from gamao_cli import model as m
 from gamao_cli.ids import GAME_NONE, GAME_PLAYING, MatchState, match_id, position_id
-from gamao_cli.ids.xgid import xgid_of_state
+from gamao_cli.ids.board import board_ids
+from gamao_cli.ids.xgid import xgid_tail
+from gamao_cli.model.notation import BoundedCache
 from gamao_cli.rules import Position
 
 from .replay import MatchReport, Rules, validate_match
 
 _ROLLS = m.ROLLS
 _MISSING: Any = object()
+#: MatchStates by what makes them (see :func:`snapshots`); about 1 KB an
+#: entry with its IDs
+_STATES: BoundedCache[tuple, MatchState | None] = BoundedCache(1 << 14)
 
 
-@dataclass
 class Snapshot:
-    """The state before one action."""
+    """The state before one action: ``game`` (its number), ``action``,
+    ``position`` (seen by the player on roll) and ``state`` (the
+    :class:`MatchState` of its Match ID), with that position's IDs.
 
-    game: int
-    action: m.ActionType
-    position: Position          # seen by the player on roll
-    state: MatchState
+    The IDs are worked out when first asked for: the Position ID and the
+    XGID's board from one look at the board (:func:`board_ids`), the Match
+    ID and the rest of the XGID once a state (snapshots of equal states
+    share their state). A position no ID can hold (both players on one
+    point, after an illegal play replayed as written) raises ``ValueError``
+    at each ID."""
+
+    __slots__ = ("game", "action", "position", "state", "_board")
+
+    def __init__(self, game: int, action: m.ActionType, position: Position,
+                 state: MatchState) -> None:
+        self.game = game
+        self.action = action
+        self.position = position
+        self.state = state
+        self._board: tuple[str, str] | None = None
+
+    def __repr__(self) -> str:
+        return (f"Snapshot(game={self.game!r}, action={self.action!r}, "
+                f"position={self.position!r}, state={self.state!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Snapshot:
+            return NotImplemented
+        return (self.game, self.action, self.position, self.state) == \
+            (other.game, other.action, other.position, other.state)
+
+    __hash__ = None  # type: ignore[assignment]   (as a dataclass's: mutable)
+
+    def _board_ids(self) -> tuple[str, str]:
+        found = self._board
+        if found is None:
+            pos = self.position
+            found = self._board = board_ids(pos.me, pos.opp, self.state.on_roll == 1)
+        return found
 
     @property
     def position_id(self) -> str:
-        return position_id(self.position.me, self.position.opp)
+        return self._board_ids()[0]
 
     @property
     def match_id(self) -> str:
@@ -56,7 +91,7 @@ class Snapshot:
 
     @property
     def xgid(self) -> str:
-        return xgid_of_state(self.position.me, self.position.opp, self.state)
+        return "XGID=" + self._board_ids()[1] + xgid_tail(self.state)
 
 
 def _cube_log_ok(cube: int) -> int:
@@ -77,9 +112,11 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
     jacoby = bool(rules.jacoby) if match.length == 0 else False
     length = min(match.length, (1 << 15) - 1)
     out: list[Snapshot] = []
-    # one MatchState for all the snapshots of equal states (it is frozen):
-    # a match repeats a few thousand states over its actions
-    states: dict[tuple, MatchState | None] = {}
+    # one MatchState for all the snapshots of equal states (it is frozen,
+    # and keeps its Match ID and XGID tail once worked out): a match
+    # repeats a few thousand states over its actions, and the games of a
+    # money session or the matches of an archive the same states again
+    states = _STATES.data
     for game, result in zip(match.games, report.games):
         first_roll = True
         score = tuple(min(s, (1 << 15) - 1) for s in result.score_before)
@@ -103,18 +140,16 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
             if isinstance(a, _ROLLS):
                 first_roll = False
             key = (r.cube, r.cube_owner, on_roll, crawford, game_state, turn, offered, dice,
-                   score)
+                   score, length, jacoby)
             state = states.get(key, _MISSING)
             if state is _MISSING:
                 try:
-                    state = MatchState(cube=_cube_log_ok(r.cube), cube_owner=r.cube_owner,
-                                       on_roll=on_roll, crawford=crawford,
-                                       game_state=game_state, turn=turn,
-                                       double_offered=offered, dice=dice, length=length,
-                                       score=score, jacoby=jacoby)
+                    state = MatchState.of(_cube_log_ok(r.cube), r.cube_owner, on_roll,
+                                          crawford, game_state, turn, offered, 0, dice,
+                                          length, score, jacoby)
                 except ValueError:
                     state = None
-                states[key] = state
+                _STATES.put(key, state)
             if state is None:
                 continue
             out.append(Snapshot(game.number, a, r.position, state))

@@ -86,7 +86,8 @@ def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
         if record.position is not None and record.turn is not None:
             d["on_roll"] = record.turn
             try:
-                d["position_id"] = position_id(record.position.me, record.position.opp)
+                d["position_id"] = snap.position_id if snap is not None else \
+                    position_id(record.position.me, record.position.opp)
             except ValueError:
                 # an illegal play replayed as written can leave a position no
                 # ID can hold (both players on one point): no IDs then
