@@ -9,6 +9,8 @@ gnubg.py's Position ID and xgid.py's position field):
   negative or huge counts, too many checkers, a point held by both, the
   wrong length) are declined (None), and ``board_ids`` then gives what the
   reference gives: the same IDs, or the same ``ValueError``;
+* every match state of the corpus and random states: the same Match ID and
+  XGID tail; a state whose fields are not of the usual types is declined;
 * a snapshot's IDs are the ones the reference functions give its position
   and state.
 """
@@ -24,8 +26,8 @@ from conftest import CORPUS, ROOT, corpus_sample
 from gamao_cli import kernels
 from gamao_cli.formats import read_path
 from gamao_cli.ids import board as board_mod
-from gamao_cli.ids.board import board_ids, board_ids_reference
-from gamao_cli.ids.gnubg import match_id, position_id
+from gamao_cli.ids.board import board_ids, board_ids_reference, state_ids, state_ids_reference
+from gamao_cli.ids.gnubg import MatchState, match_id, position_id
 from gamao_cli.ids.xgid import xgid_of_state
 from gamao_cli.replay.snapshots import snapshots
 
@@ -64,7 +66,11 @@ def _corpus_snapshots():
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
 def test_every_corpus_position_gives_the_same_ids_with_and_without_the_kernel():
     seen = set()
+    states = set()
     for s in _corpus_snapshots():
+        if s.state not in states:
+            states.add(s.state)
+            assert KERNEL.state_ids(s.state.__dict__) == state_ids_reference(s.state), s.state
         pos = s.position
         key = (pos.me, pos.opp)
         if key in seen:
@@ -73,7 +79,7 @@ def test_every_corpus_position_gives_the_same_ids_with_and_without_the_kernel():
         for bottom in (True, False):
             assert KERNEL.board_ids(pos.me, pos.opp, bottom) == \
                 _outcome(board_ids_reference, pos.me, pos.opp, bottom), (pos, bottom)
-    assert len(seen) > 20_000
+    assert len(seen) > 20_000 and len(states) > 5_000
 
 
 def test_random_positions_of_every_variant_give_the_same_ids():
@@ -160,3 +166,50 @@ def test_a_snapshot_gives_the_ids_the_reference_functions_give():
                 assert s.match_id == match_id(s.state)
                 count += 1
     assert count > 1000
+
+
+def _random_states(rng, n):
+    for _ in range(n):
+        dice = rng.choice([(0, 0)] + [(a, b) for a in range(1, 7) for b in range(1, 7)])
+        on_roll = rng.randrange(2)
+        length = rng.choice([0, 1, 5, 25, (1 << 15) - 1])
+        yield MatchState(cube=1 << rng.randrange(16), cube_owner=rng.choice([None, 0, 1]),
+                         on_roll=on_roll, crawford=rng.random() < 0.2,
+                         game_state=rng.randrange(5),
+                         turn=on_roll if rng.random() < 0.8 else 1 - on_roll,
+                         double_offered=dice == (0, 0) and rng.random() < 0.3,
+                         resignation=rng.randrange(4), dice=dice, length=length,
+                         score=(rng.randrange(1 << 15), rng.choice([0, 3, (1 << 15) - 1])),
+                         jacoby=rng.random() < 0.5)
+
+
+def test_random_states_give_the_same_match_id_and_xgid_tail():
+    rng = random.Random(11)
+    for state in _random_states(rng, 5000):
+        assert KERNEL.state_ids(state.__dict__) == state_ids_reference(state), state
+
+
+def test_states_whose_fields_are_not_the_usual_types_are_declined():
+    """A field of another type or out of range (a state made without its
+    checks, or a dict that is no state's) is left to Python: None."""
+    good = dict(MatchState(length=5, dice=(3, 1), on_roll=1, turn=1).__dict__)
+    assert KERNEL.state_ids(good) == state_ids_reference(MatchState(**good))
+    odd = {"cube": [3, 1 << 16, 0, True, 2.0, None], "cube_owner": [2, -1, True, "0"],
+           "on_roll": [2, True, None], "crawford": [0, 1, None], "game_state": [5, -1],
+           "turn": [2, -1], "double_offered": [0, None], "resignation": [4, -1],
+           "dice": [(7, 1), (0, 3), [3, 1], (3,), (3, 1, 1), (True, 1), (3.0, 1)],
+           "length": [1 << 15, -1, True, 1 << 80], "score": [(-1, 0), (0, 1 << 15), [0, 0],
+                                                             (0,), (0, 1 << 80)],
+           "jacoby": [0, 1, None]}
+    for name, values in odd.items():
+        for value in values:
+            assert KERNEL.state_ids({**good, name: value}) is None, (name, value)
+        assert KERNEL.state_ids({k: v for k, v in good.items() if k != name}) is None
+    assert KERNEL.state_ids(list(good.items())) is None
+
+
+def test_state_ids_are_kept_on_the_state_and_match_the_reference():
+    state = MatchState(cube=4, cube_owner=0, length=7, score=(2, 5), dice=(6, 2))
+    first = state_ids(state)
+    assert first == state_ids_reference(state) and state_ids(state) is first
+    assert state == MatchState(cube=4, cube_owner=0, length=7, score=(2, 5), dice=(6, 2))

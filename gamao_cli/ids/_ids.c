@@ -28,6 +28,14 @@
  * is the bottom player's point i (1..25, 25 its bar), else the top player's
  * point 25 - i (0..24, 0 its bar): "A".."O" count the bottom player's
  * checkers, "a".."o" the top player's, "-" an empty point.
+ *
+ * state_ids(state.__dict__) -> (match_id, xgid_tail) or None.
+ *
+ * The rest of the IDs, from a MatchState's fields (gamao_cli/ids/gnubg.py):
+ * the Match ID's 12 characters and what an XGID holds after its position
+ * field (xgid.py, xgid_tail). It answers only when every field is of the
+ * type and range MatchState's usual case has; else None, and the Python
+ * code makes them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -134,7 +142,159 @@ board_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
 }
 
+/* A field of a state's __dict__ as an exact int within lo..hi: 1, else 0. */
+static int
+int_field(PyObject *d, PyObject *name, long lo, long hi, long *v)
+{
+    PyObject *o = PyDict_GetItemWithError(d, name);
+    int overflow;
+    if (o == NULL || !PyLong_CheckExact(o)) {
+        PyErr_Clear();
+        return 0;
+    }
+    *v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return *v >= lo && *v <= hi;
+}
+
+/* A field that must be exactly True or False: 1, else 0. */
+static int
+bool_field(PyObject *d, PyObject *name, int *v)
+{
+    PyObject *o = PyDict_GetItemWithError(d, name);
+    if (o == Py_True || o == Py_False) {
+        *v = o == Py_True;
+        return 1;
+    }
+    PyErr_Clear();
+    return 0;
+}
+
+/* A field that must be an exact tuple of two exact ints lo..hi. */
+static int
+pair_field(PyObject *d, PyObject *name, long lo, long hi, long *a, long *b)
+{
+    PyObject *o = PyDict_GetItemWithError(d, name);
+    long v[2];
+    if (o == NULL || !PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != 2) {
+        PyErr_Clear();
+        return 0;
+    }
+    for (int k = 0; k < 2; k++) {
+        PyObject *x = PyTuple_GET_ITEM(o, k);
+        int overflow;
+        if (!PyLong_CheckExact(x))
+            return 0;
+        v[k] = PyLong_AsLongAndOverflow(x, &overflow);
+        if (overflow || (v[k] == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        if (v[k] < lo || v[k] > hi)
+            return 0;
+    }
+    *a = v[0];
+    *b = v[1];
+    return 1;
+}
+
+static PyObject *names[12];
+static const char *const NAMES[12] = {
+    "cube", "cube_owner", "on_roll", "crawford", "game_state", "turn",
+    "double_offered", "resignation", "dice", "length", "score", "jacoby"};
+
+static PyObject *
+state_ids(PyObject *module, PyObject *d)
+{
+    long cube, owner, on_roll, game_state, turn, resignation, d1, d2, length, s0, s1;
+    int crawford, offered, jacoby, cube_log = 0;
+    PyObject *owner_o;
+    unsigned char key[9] = {0};
+    char mid[12], tail[96];
+    int n;
+    (void)module;
+    if (!PyDict_CheckExact(d))
+        Py_RETURN_NONE;
+    owner_o = PyDict_GetItemWithError(d, names[1]);
+    if (owner_o == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (owner_o == Py_None)
+        owner = 3;
+    else if (!int_field(d, names[1], 0, 1, &owner))
+        Py_RETURN_NONE;
+    if (!int_field(d, names[0], 1, 1L << 15, &cube) || (cube & (cube - 1))
+            || !int_field(d, names[2], 0, 1, &on_roll) || !bool_field(d, names[3], &crawford)
+            || !int_field(d, names[4], 0, 4, &game_state) || !int_field(d, names[5], 0, 1, &turn)
+            || !bool_field(d, names[6], &offered) || !int_field(d, names[7], 0, 3, &resignation)
+            || !pair_field(d, names[8], 0, 6, &d1, &d2) || ((d1 == 0) != (d2 == 0))
+            || !int_field(d, names[9], 0, (1L << 15) - 1, &length)
+            || !pair_field(d, names[10], 0, (1L << 15) - 1, &s0, &s1)
+            || !bool_field(d, names[11], &jacoby))
+        Py_RETURN_NONE;
+    while ((1L << cube_log) < cube)
+        cube_log++;
+
+    /* the Match ID: gnubg.py's table of fields, the higher die first */
+    {
+        long hi_die = d1 > d2 ? d1 : d2, lo_die = d1 > d2 ? d2 : d1;
+        uint64_t k0 = (uint64_t)cube_log | (uint64_t)owner << 4 | (uint64_t)on_roll << 6
+            | (uint64_t)crawford << 7 | (uint64_t)game_state << 8 | (uint64_t)turn << 11
+            | (uint64_t)offered << 12 | (uint64_t)resignation << 13 | (uint64_t)hi_die << 15
+            | (uint64_t)lo_die << 18 | (uint64_t)length << 21 | (uint64_t)s0 << 36
+            | (uint64_t)s1 << 51;   /* bits 0..63; bits 64..66 below */
+        unsigned top = (unsigned)(s1 >> 13) | (unsigned)(!jacoby) << 2;
+        for (int i = 0; i < 8; i++)
+            key[i] = (unsigned char)(k0 >> (8 * i));
+        key[8] = (unsigned char)top;
+        for (int i = 0, o = 0; i < 9; i += 3) {
+            uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8 | key[i + 2];
+            mid[o++] = B64[(v >> 18) & 63];
+            mid[o++] = B64[(v >> 12) & 63];
+            mid[o++] = B64[(v >> 6) & 63];
+            mid[o++] = B64[v & 63];
+        }
+    }
+    /* the XGID after its position field: xgid.py's xgid_tail */
+    {
+        char dice[3];
+        if (offered) {
+            dice[0] = 'D';
+            dice[1] = 0;
+        } else {
+            dice[0] = (char)('0' + d1);
+            dice[1] = (char)('0' + d2);
+            dice[2] = 0;
+        }
+        n = snprintf(tail, sizeof tail, ":%d:%d:%d:%s:%ld:%ld:%d:%ld:10", cube_log,
+                     owner == 3 ? 0 : owner == 1 ? 1 : -1, on_roll == 1 ? 1 : -1, dice, s1, s0,
+                     length ? crawford : jacoby, length);
+        if (n < 0 || n >= (int)sizeof tail)
+            Py_RETURN_NONE;
+    }
+    {
+        PyObject *m = PyUnicode_FromStringAndSize(mid, 12);
+        PyObject *t = m ? PyUnicode_FromStringAndSize(tail, n) : NULL;
+        PyObject *out;
+        if (t == NULL) {
+            Py_XDECREF(m);
+            return NULL;
+        }
+        out = PyTuple_Pack(2, m, t);
+        Py_DECREF(m);
+        Py_DECREF(t);
+        return out;
+    }
+}
+
 static PyMethodDef methods[] = {
+    {"state_ids", state_ids, METH_O,
+     "state_ids(state.__dict__) -> (Match ID, XGID tail), or None for a state the Python "
+     "code must look at."},
     {"board_ids", (PyCFunction)(void (*)(void))board_ids, METH_FASTCALL,
      "board_ids(me, opp, bottom_is_me) -> (Position ID, XGID position field), or None "
      "for a board the Python code must look at."},
@@ -150,5 +310,10 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC
 PyInit__ids(void)
 {
+    for (int i = 0; i < 12; i++) {
+        names[i] = PyUnicode_InternFromString(NAMES[i]);
+        if (names[i] == NULL)
+            return NULL;
+    }
     return PyModule_Create(&module_def);
 }

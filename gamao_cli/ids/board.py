@@ -1,18 +1,25 @@
-"""The board part of a position's IDs, both at once: its GNU Backgammon
-Position ID and the position field of its XGID.
+"""A position's IDs in two halves: what its board gives (its GNU
+Backgammon Position ID and the position field of its XGID) and what its
+match state gives (its Match ID and the rest of its XGID).
 
-Every action of a converted or exported match asks for both, one after the
-other: :func:`board_ids` gives them from one look at the board. The C
+Every action of a converted or exported match asks for all three IDs, one
+after the other: :func:`board_ids` gives the board's two from one look at
+the board, :func:`state_ids` the state's two, once a state (kept on the
+frozen state: the actions of a match share a few thousand states). The C
 kernel ``_ids.c`` (:mod:`gamao_cli.kernels`) makes them for the usual board
-(tuples of ints, each side at most 15 checkers, no point held by both); any
-other board, or no kernel, goes to :func:`~gamao_cli.ids.gnubg.position_id`
-and :func:`~gamao_cli.ids.xgid._position_field`, the reference, which also
-raise the ``ValueError`` that says what is wrong with a board that is no
-position.
+(tuples of ints, each side at most 15 checkers, no point held by both) and
+state (every field of its usual type); anything else, or no kernel, goes to
+:func:`~gamao_cli.ids.gnubg.position_id`,
+:func:`~gamao_cli.ids.xgid._position_field`,
+:func:`~gamao_cli.ids.gnubg.match_id` and
+:func:`~gamao_cli.ids.xgid.xgid_tail`, the reference, which also raise the
+``ValueError`` that says what is wrong with a board that is no position.
 
 >>> start = (0,) * 6 + (5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
 >>> board_ids(start, start, True)
 ('4HPwATDgc/ABMA', '-b----E-C---eE---c-e----B-')
+>>> state_ids(MatchState(length=5, dice=(3, 1), on_roll=1, turn=1))
+('cImlAAAAAAAE', ':0:0:1:31:0:0:0:5:10')
 """
 from __future__ import annotations
 
@@ -20,10 +27,10 @@ from typing import Sequence
 
 from gamao_cli import kernels
 
-from .gnubg import checked_sides, position_id
-from .xgid import _position_field
+from .gnubg import MatchState, checked_sides, match_id, position_id
+from .xgid import _position_field, xgid_tail
 
-__all__ = ["board_ids", "board_ids_reference"]
+__all__ = ["board_ids", "board_ids_reference", "state_ids", "state_ids_reference"]
 
 _KERNEL = kernels.kernel("gamao_cli.ids._ids")
 
@@ -45,3 +52,24 @@ def board_ids(me: Sequence[int], opp: Sequence[int], bottom_is_me: bool) -> tupl
         if found is not None:
             return found
     return board_ids_reference(me, opp, bottom_is_me)
+
+
+def state_ids_reference(state: MatchState) -> tuple[str, str]:
+    """:func:`state_ids` in Python only (the kernel's reference), not kept."""
+    return match_id(state), xgid_tail(state)
+
+
+def state_ids(state: MatchState) -> tuple[str, str]:
+    """``(Match ID, XGID tail)`` of a match state: its GNU Backgammon Match
+    ID, and what its XGID holds after the position field (from the first
+    ``:``), in gamao's numbering (see :func:`~gamao_cli.ids.xgid.xgid_of_state`).
+    Worked out once a state and kept on it beside its fields."""
+    fields = state.__dict__
+    found = fields.get("_ids")
+    if found is None:
+        if _KERNEL is not None and state.__class__ is MatchState:
+            found = _KERNEL.state_ids(fields)
+        if found is None:
+            found = state_ids_reference(state)
+        object.__setattr__(state, "_ids", found)
+    return found

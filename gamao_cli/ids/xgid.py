@@ -376,23 +376,18 @@ def xgid_of_state(me: Sequence[int], opp: Sequence[int], state: MatchState) -> s
 def xgid_tail(state: MatchState) -> str:
     """What an XGID holds after its position field (from its first ``:``)
     for a match state in gamao's numbering, as :func:`xgid_of_state` writes
-    it; worked out once a state (kept on the frozen state beside its fields:
-    the actions of a match share a few thousand states).
+    it.
 
     >>> xgid_tail(MatchState(length=5, dice=(3, 1), on_roll=1, turn=1))
     ':0:0:1:31:0:0:0:5:10'
     """
-    tail = state.__dict__.get("_xgid_tail")
-    if tail is None:
-        turn = 1 if state.on_roll == 1 else -1
-        dice = "D" if state.double_offered else "00" if state.dice == (0, 0) else \
-            f"{state.dice[0]}{state.dice[1]}"
-        length = state.length
-        rules = int(state.crawford) if length else int(state.jacoby)
-        tail = (f":{state.cube.bit_length() - 1}:{_OWNER[state.cube_owner]}:{turn}:{dice}:"
-                f"{state.score[1]}:{state.score[0]}:{rules}:{length}:10")
-        object.__setattr__(state, "_xgid_tail", tail)
-    return tail
+    turn = 1 if state.on_roll == 1 else -1
+    dice = "D" if state.double_offered else "00" if state.dice == (0, 0) else \
+        f"{state.dice[0]}{state.dice[1]}"
+    length = state.length
+    rules = int(state.crawford) if length else int(state.jacoby)
+    return (f":{state.cube.bit_length() - 1}:{_OWNER[state.cube_owner]}:{turn}:{dice}:"
+            f"{state.score[1]}:{state.score[0]}:{rules}:{length}:10")
 
 
 _OWNER = {None: 0, 1: 1, 0: -1}

@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from gamao_cli import model as m
-from gamao_cli.ids import GAME_NONE, GAME_PLAYING, MatchState, match_id, position_id
-from gamao_cli.ids.board import board_ids
-from gamao_cli.ids.xgid import xgid_tail
+from gamao_cli.ids import GAME_NONE, GAME_PLAYING, MatchState
+from gamao_cli.ids.board import board_ids, state_ids
 from gamao_cli.model.notation import BoundedCache
 from gamao_cli.rules import Position
 
@@ -80,18 +79,12 @@ class Snapshot:
 
     @property
     def match_id(self) -> str:
-        # the snapshots of one state share it (:func:`snapshots`): its ID is
-        # worked out once, kept on the (frozen) state beside its fields
-        state = self.state
-        mid = state.__dict__.get("_match_id")
-        if mid is None:
-            mid = match_id(state)
-            object.__setattr__(state, "_match_id", mid)
-        return mid
+        # (the snapshots of one state share it: see snapshots())
+        return state_ids(self.state)[0]
 
     @property
     def xgid(self) -> str:
-        return "XGID=" + self._board_ids()[1] + xgid_tail(self.state)
+        return "XGID=" + self._board_ids()[1] + state_ids(self.state)[1]
 
 
 def _cube_log_ok(cube: int) -> int:
