@@ -239,3 +239,30 @@ def test_a_document_written_before_diagnostics_had_fields_still_reads():
     assert violations(doc) == [] and VALIDATOR.is_valid(doc)
     [back] = formats.parse_text(json.dumps(doc), "old.json")
     assert back == formats.parse_text(json.dumps(DOC), "new.json")[0]
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner,
+                                                                max_size=4),
+    max_leaves=20)
+
+
+@given(st.dictionaries(st.text(max_size=8), _JSON_VALUES, max_size=6))
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_the_action_line_encoder_writes_what_the_json_encoder_writes(value):
+    """The writer encodes each action with json's C encoder called
+    directly (codec._ENCODE_ITEM): the same text as JSONEncoder.encode with
+    the writer's settings, or the same ValueError (NaN, infinity, an int
+    too long to write)."""
+    from gamao_cli.formats.json import codec
+
+    def outcome(encode):
+        try:
+            return encode(value)
+        except ValueError as e:
+            return ("ValueError", str(e))
+    assert codec._ENCODE_ITEM is not codec._ENCODE or json.encoder.c_make_encoder is None
+    assert outcome(codec._ENCODE_ITEM) == outcome(codec._ENCODE)
+    assert outcome(codec._ENCODE_ITEM) == outcome(
+        lambda v: json.dumps(v, ensure_ascii=False, allow_nan=False))
