@@ -171,6 +171,37 @@ def test_shape_of_without_steps_is_the_shape_of_the_steps():
         assert shape_of(text) == m.play_shape(parse_steps(text, 0, 0)), text
 
 
+def test_a_play_text_is_displayed_as_its_steps_write_themselves():
+    """display_text (a play's text as play_text gives it, word by word from
+    a memo) is its definition, the steps of parse_steps written one space
+    apart: on the examples' plays and on random texts of step characters,
+    spaces, tabs and other white space (which it leaves to the definition)."""
+    from gamao_cli.model.records import _STEP_DISPLAY, display_text
+
+    def definition(text):
+        return " ".join(str(st) for st in parse_steps(text))
+    texts = {"24/18*/13 8/5(2)", "bar/20/15 6/off(2) b/22 25/20 3/0", " 8/5\t6/5 ", "8/5(2)(3)",
+             "8/5 (2)", "8/5\n6/5", "8/5\xa06/5", "8/5\x0b6/5", "13/7*(2)x", ""}
+    for path in local_match_files():
+        for mt in read_matches(read(path)):
+            for g in mt.games:
+                texts.update(a.play_text() for a in g.actions if isinstance(a, m.Play))
+    rng = random.Random(3)
+    alphabet = list("0123456789/*()bBarOofF") + [" ", " ", "\t", "\n", "\r", "\xa0", "\x0b"]
+    texts.update("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 20)))
+                 for _ in range(3000))
+    for text in sorted(texts):
+        try:
+            want = definition(text)
+        except Exception as e:   # no steps (no reader gives it): the same refusal
+            with pytest.raises(type(e)):
+                display_text(text)
+            continue
+        assert display_text(text) == want, repr(text)
+        assert display_text(text) == want, repr(text)   # from the memo the second time
+    assert len(_STEP_DISPLAY.data) > 100
+
+
 def test_header_checks_match_their_line_by_line_definition():
     from gamao_cli.formats.mat.reader import _HEADER_RE, _has_header
 

@@ -18,10 +18,11 @@ compares equal to the original when it says the same thing.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Union
 
-from .notation import point_text, step_shapes
+from .notation import BoundedCache, point_text, step_shapes
 
 
 LEFT = 0   # the left column of a match file: gnubg's player 0, SGF White
@@ -102,6 +103,42 @@ def play_shape(moves) -> tuple[tuple[tuple[int, int], ...], frozenset[int]]:
             if hit:
                 marked.add(p)
     return tuple(movements), frozenset(marked)
+
+
+# a written step's text as :class:`Step` writes it (``13/7*(2)``), by the
+# step as written: steps recur far more than whole plays
+_STEP_DISPLAY: BoundedCache[str, str] = BoundedCache(16384)
+#: what the words of a play text are split on, beside spaces and tabs (see
+#: :func:`display_text`)
+_OTHER_SPACE = re.compile(r"[^\S \t]")
+
+
+def display_text(text: str) -> str:
+    """The steps of a play text written as :class:`Step` writes them, one
+    space apart: ``" ".join(map(str, parse_steps(text)))``.
+
+    >>> display_text("24/18*/13  bar/22(2)")
+    '24/18*/13 bar/22(2)'
+
+    Each step is a word between spaces or tabs (``_STEP_RE``), and is
+    written on its own, so each written word is worked out once (kept in
+    ``_STEP_DISPLAY``); a text holding any other white space goes the whole
+    way."""
+    if _OTHER_SPACE.search(text) is not None:
+        return " ".join(str(m) for m in parse_steps(text))
+    memo = _STEP_DISPLAY.data
+    out = []
+    for word in text.replace("\t", " ").split(" "):
+        if not word:
+            continue
+        shown = memo.get(word)
+        if shown is None:
+            try:
+                shown = _STEP_DISPLAY.put(word, " ".join(str(m) for m in parse_steps(word)))
+            except Exception:   # no step (no reader gives it): the definition's refusal
+                return " ".join(str(m) for m in parse_steps(text))
+        out.append(shown)
+    return " ".join(out)
 
 
 def parse_steps(text: str, line: int = 0, column: int = 0) -> tuple[Step, ...]:
@@ -248,8 +285,11 @@ class Play(Action):
             # the same for every play written alike: made once, kept with the text
             text = written.display
             if text is None:
-                steps = written.steps_of(written.text, self.line, self._at)
-                text = written.display = " ".join(str(m) for m in steps)
+                if written.steps_of is parse_steps:
+                    text = written.display = display_text(written.text)
+                else:
+                    steps = written.steps_of(written.text, self.line, self._at)
+                    text = written.display = " ".join(str(m) for m in steps)
             return text
         return " ".join(str(m) for m in self.moves)
 
