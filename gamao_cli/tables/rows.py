@@ -300,38 +300,34 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     rows = MatchRows(match={})
     actions = rows.actions
     analysed: list[tuple[m.Game, int, m.ActionType, Row]] = []
+    on_action = where.on_action
     for gi, (game, result) in enumerate(zip(match.games, report.games)):
         records = {id(r.action): r for r in result.records}
         s0, s1 = result.score_before
+        number = game.number
         rolls = 0
         for seq, a in enumerate(game.actions, 1):
             cls = type(a)
             kind = a.kind if cls is m.Double else _KINDS[cls]
             rec = records.get(id(a))
-            diags = where.on_action.get(id(a), [])
-            row: Row = {"match_id": mid, "path": path, "index_in_file": index,
-                        "game": game.number, "seq": seq,
-                        "move_number": a.move_number, "player": a.player, "kind": kind,
-                        "die1": None, "die2": None, "play": None, "play_written": None,
-                        "points": None}
+            diags = on_action.get(id(a))
+            die1 = die2 = play = written = points = None
             if kind == "roll":
                 rolls += 1
-                row["die1"], row["die2"] = max(a.dice), min(a.dice)
+                d1, d2 = a.dice
+                die1, die2 = (d1, d2) if d1 >= d2 else (d2, d1)
                 if cls is m.Play:
-                    row["play_written"] = a.play_text()
+                    written = a.play_text()
                     if rec is not None and rec.steps is not None:
-                        row["play"] = _play_text(tuple(rec.steps))
+                        play = _play_text(tuple(rec.steps))
                 else:
-                    row["play_written"] = a.written
+                    written = a.written
                     if cls is m.Dance and rec is not None and rec.position is not None:
-                        row["play"] = ""
+                        play = ""
             elif cls is m.Win or cls is m.Loss:
-                row["points"] = a.points
+                points = a.points
             elif cls is m.Double and a.value is not None or cls is m.SetUp:
-                row["play_written"] = a.text()
-            row["cube_value"] = rec.cube if rec is not None else None
-            row["cube_owner"] = rec.cube_owner if rec is not None else None
-            row["score0"], row["score1"] = s0, s1
+                written = a.text()
             snap = snaps.get(id(a))
             pid = mid_g = xg = None
             if snap is not None:
@@ -341,24 +337,36 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                     xg = snap.xgid
                 except ValueError:  # a position no ID holds (replayed as written)
                     pid = mid_g = xg = None
-            row["position_id"], row["match_id_gnubg"], row["xgid"] = pid, mid_g, xg
-            if rec is not None and rec.position is not None and rec.turn is not None:
-                pos = rec.position   # (its pip_count(), by maps at C speed)
-                mine, theirs = sum(map(_mul, pos.me, _POINTS)), sum(map(_mul, pos.opp, _POINTS))
-                row["pips0"], row["pips1"] = (mine, theirs) if rec.turn == 0 else (theirs, mine)
-                checked = True
+            pips0 = pips1 = None
+            if rec is not None:
+                cube_value, cube_owner = rec.cube, rec.cube_owner
+                if rec.position is not None and rec.turn is not None:
+                    pos = rec.position   # (its pip_count(), by maps at C speed)
+                    mine = sum(map(_mul, pos.me, _POINTS))
+                    theirs = sum(map(_mul, pos.opp, _POINTS))
+                    pips0, pips1 = (mine, theirs) if rec.turn == 0 else (theirs, mine)
+                    checked = True
+                else:
+                    checked = cls in (m.Win, m.Loss, m.Resign)
             else:
-                row["pips0"] = row["pips1"] = None
-                checked = rec is not None and cls in (m.Win, m.Loss, m.Resign)
-            if any(d.severity == "error" for d in diags):
-                row["legal"] = False
+                cube_value = cube_owner = None
+                checked = False
+            if diags and any(d.severity == "error" for d in diags):
+                legal = False
             else:
-                row["legal"] = True if checked else None
-            row["codes"] = _codes(diags)
-            # (an action without analysis, nearly all: the null columns as
-            # _analysis would make them, from one dict)
+                legal = True if checked else None
+            # (one dict display: an action without analysis, nearly all, has
+            # the null columns _analysis would make, from one dict)
             analysis = getattr(a, "analysis", None)
-            row.update(_NO_ANALYSIS if analysis is None else _analysis(a))
+            row: Row = {"match_id": mid, "path": path, "index_in_file": index,
+                        "game": number, "seq": seq, "move_number": a.move_number,
+                        "player": a.player, "kind": kind, "die1": die1, "die2": die2,
+                        "play": play, "play_written": written, "points": points,
+                        "cube_value": cube_value, "cube_owner": cube_owner,
+                        "score0": s0, "score1": s1, "position_id": pid,
+                        "match_id_gnubg": mid_g, "xgid": xg, "pips0": pips0, "pips1": pips1,
+                        "legal": legal, "codes": _codes(diags) if diags else None,
+                        **(_NO_ANALYSIS if analysis is None else _analysis(a))}
             actions.append(row)
             if analysis is not None:
                 analysed.append((game, seq, a, row))
