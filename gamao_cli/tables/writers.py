@@ -102,16 +102,26 @@ class ParquetPart(_Part):
         self.writer = pq.ParquetWriter(fh, self.schema, compression="zstd")
 
     def _write(self, rows: list[dict[str, Any]]) -> None:
-        import pyarrow as pa
-        # (each column's values taken from the rows by a map at C speed)
         try:
-            arrays = [pa.array(list(map(itemgetter(name), rows)), type=f.type)
-                      for name, f in zip(self.columns, self.schema)]
+            table = self._table(rows)
         except UnicodeEncodeError:   # a lone surrogate (a file name that is no UTF-8)
-            rows = [{k: _text(v) for k, v in r.items()} for r in rows]
-            arrays = [pa.array(list(map(itemgetter(name), rows)), type=f.type)
-                      for name, f in zip(self.columns, self.schema)]
-        self.writer.write_table(pa.Table.from_arrays(arrays, schema=self.schema))
+            table = self._table([{k: _text(v) for k, v in r.items()} for r in rows])
+        self.writer.write_table(table)
+
+    def _table(self, rows: list[dict[str, Any]]):
+        """The rows as a table of the schema: read by pyarrow in one pass
+        over the rows, as one array of structs whose fields are the
+        columns (half the time of a column at a time, each taken from
+        every row)."""
+        import pyarrow as pa
+        schema = self.schema
+        rows_of = getattr(pa.Table, "from_struct_array", None)
+        if rows_of is not None:
+            return rows_of(pa.array(rows, type=pa.struct(list(schema)))
+                           ).replace_schema_metadata(schema.metadata)
+        arrays = [pa.array(list(map(itemgetter(name), rows)), type=f.type)
+                  for name, f in zip(self.columns, schema)]
+        return pa.Table.from_arrays(arrays, schema=schema)
 
     def close(self) -> None:
         self.flush()
