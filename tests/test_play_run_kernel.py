@@ -9,7 +9,11 @@ code it speeds up, which is the reference: the replay's loop
 * inputs the kernel cannot read (odd plans, odd types) are declined, the
   arrays untouched, never trusted;
 * a dance passes the turn only when its player is on the bar with both
-  entry points held; any other dance is left to Python.
+  entry points held; any other dance is left to Python;
+* a replay that keeps its records (the writers'), with the kernel's
+  ``run_records`` and without: the same records (action, turn, position,
+  cube, steps) and diagnostics for every file of the corpus; the steps a
+  play's text shares are kept with it as the Python loop keeps them.
 """
 from __future__ import annotations
 
@@ -254,3 +258,89 @@ def test_a_dance_on_the_bar_passes_the_turn_and_any_other_is_left_to_python():
     assert KERNEL.run([m.Dance(1, (6, 5))], 0, me, opp, 0, False) == (0, 0)   # out of turn
     me, opp = board(2, (6,))
     assert KERNEL.run([m.Dance(0, (6, 6))], 0, me, opp, 0, False) == (1, 1)
+
+
+def _records_outcome(path: Path):
+    """What a replay keeping records gives of each match of a file: each
+    record (its action as its index in the game), the results, the
+    diagnostics."""
+    from gamao_cli.formats import read_path
+    from gamao_cli.replay.replay import validate_match
+    try:
+        matches = read_path(str(path))
+    except Exception as e:   # a file the corpus holds because it is unreadable
+        return type(e).__name__
+    out = []
+    for match in matches:
+        r = validate_match(match, keep_records=True)
+        index = {id(a): k for g in match.games for k, a in enumerate(g.actions)}
+        out.append(([[(index.get(id(x.action)), x.turn, x.position, x.cube, x.cube_owner,
+                       x.steps) for x in g.records] for g in r.games],
+                    [(g.winner, g.points, g.ended, g.moves) for g in r.games],
+                    [d.to_dict() for d in r.diagnostics], r.final_score))
+    return out
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
+def test_a_replay_keeping_records_makes_the_same_records_with_and_without_the_kernel(
+        monkeypatch):
+    assert replay._records_bound
+    files = _all_corpus_files()[::3]
+    calls = []
+    kernel_run = KERNEL.run_records
+
+    def counting(actions, i, *rest):
+        got = kernel_run(actions, i, *rest)
+        calls.append(got[0] - i)
+        return got
+    monkeypatch.setattr(KERNEL, "run_records", counting)
+    with_kernel = {p: _records_outcome(p) for p in files}
+    assert sum(calls) > 30_000   # the kernel does make most records
+    monkeypatch.setattr(replay, "_play_run", None)
+    differ = [p for p in files if _records_outcome(p) != with_kernel[p]]
+    assert not differ, differ[:10]
+
+
+def test_the_kernels_records_share_the_steps_of_a_text_as_python_does():
+    """Plays written alike that hit nothing share one steps tuple, kept in
+    their text's memo (its fifth item), with the kernel as without it."""
+    from gamao_cli.formats.mat.reader import read_matches
+    from gamao_cli.replay.replay import validate_match
+    text = (" 0 point match\n\n Game 1\n A : 0   B : 0\n"
+            "  1) 31: 8/5 6/5  31: 8/5 6/5\n  2) 31: 13/10 24/23  31: 13/10 24/23\n"
+            "  3) 64: 24/18 13/9  64: 24/18 13/9\n")
+    outcomes = []
+    for kernel in (KERNEL, None):
+        [match] = read_matches(text)
+        import gamao_cli.replay.replay as rp
+        saved = rp._play_run
+        rp._play_run = kernel
+        try:
+            records = validate_match(match, keep_records=True).games[0].records
+        finally:
+            rp._play_run = saved
+        # (the opening goes the full way: its steps are the full path's)
+        plays = [r for r in records if r.steps and r.action.play_text() == "13/10 24/23"]
+        assert len(plays) == 2 and plays[0].steps is plays[1].steps   # one tuple
+        assert plays[0].action._written.plan[4] is plays[0].steps
+        outcomes.append([(r.turn, r.position, r.cube, r.cube_owner, r.steps) for r in records])
+    assert outcomes[0] == outcomes[1]
+
+
+def test_run_records_declines_what_it_cannot_read():
+    me, opp = [0] * 26, [0] * 26
+    me[8] = opp[8] = 1
+    actions = _plays([(3, 1)], lambda roll: (roll, ((8, 3),), frozenset(), (), None))
+    records: list = []
+    start = replay._position(tuple(me), tuple(opp))
+    for odd in ((actions, 0, me, me, 0, False, records, 1, None, start, None),     # one list
+                (actions, 0, me, opp, 0, False, (), 1, None, start, None),         # no list
+                (actions, 0, me, opp, 0, False, records, 1, None, "pos", None),    # no Position
+                (actions, 0, me, opp, 0, False, records, 1, None, None, (0,) * 25)):  # short side
+        assert KERNEL.run_records(*odd) == (0, odd[9], odd[10])
+    assert records == []
+    with pytest.raises(TypeError):
+        KERNEL.run_records(actions, 0, me, opp, 0, False, records)
+    got = KERNEL.run_records(actions, 0, me, opp, 0, False, records, 1, None, start, None)
+    assert got[0] == 1 and got[1] is None and records[0].position is start
+    assert records[0].steps == ((8, 5, False),) and got[2] == start.opp

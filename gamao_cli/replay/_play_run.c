@@ -42,6 +42,19 @@
  * from the classes' member descriptors, and refuses classes that do not
  * have them as plain object slots.
  *
+ * run_records(actions, i, me, opp, turn, marks, records, cube, owner,
+ * before, kept) is run() for a replay that keeps its records (the writers'):
+ * the same plays (a dance is left to Python), and for each the record the
+ * Python loop appends to `records`: ActionRecord(play, turn, the position
+ * before it, cube, owner, its die steps), made without the classes'
+ * __init__ (bind_records(ActionRecord, Position) reads their slots). The
+ * position before the first play is `before` when given (the replay's
+ * own), else made from the arrays, sharing `kept` (the mover's side left
+ * by a play that hit nothing) as the Python loop shares it; the steps of a
+ * play that hits nothing are its text's memo's fifth item, made and kept
+ * there when missing. It returns (the index of the first action left to
+ * Python, the position before it or None, the side kept or None).
+ *
  * play_plan(me, opp, plan, marked) is play_plan's twin on two lists, for
  * the tests: the points hit, or None and the lists as they were.
  */
@@ -57,6 +70,10 @@
 #define COUNT_LIMIT ((int64_t)1 << 40)
 
 static PyTypeObject *play_type = NULL, *text_type = NULL, *dance_type = NULL;
+/* bind_records(ActionRecord, Position): the record and position classes and
+ * where their slots are (run_records makes both without their __init__) */
+static PyTypeObject *record_type = NULL, *position_type = NULL;
+static Py_ssize_t off_rec[6], off_pos_me, off_pos_opp;
 static Py_ssize_t off_player, off_dice, off_moves, off_written, off_plan;
 static Py_ssize_t off_dance_player, off_dance_dice;
 
@@ -227,41 +244,185 @@ marks_agree(uint32_t hitmask, int nhits, PyObject *marked)
     return marked == NULL || PySet_GET_SIZE(marked) == 0;
 }
 
+/* What a run with records kept needs (run_records): where the records go,
+ * how to make one and a position, the cube (a run of plays does not move
+ * it), and the position before the next play: `before` (a Position) for
+ * the first, then `kept` (the mover's side as a tuple, when the play before
+ * hit nothing: the opponent's side it left is the next mover's). */
+typedef struct {
+    PyObject *records, *cube, *owner;
+    PyObject *before, *kept;   /* new references or NULL */
+} Keep;
+
+/* A new object of a class bound by bind_records, its slots set to `values`
+ * (new references taken), as the class's own __init__ would set them. */
 static PyObject *
-run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+made(PyTypeObject *type, const Py_ssize_t *offsets, PyObject **values, int n)
 {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "run(actions, i, me, opp, turn, marks)");
+    PyObject *o = type->tp_alloc(type, 0);
+    if (o == NULL) {
+        for (int k = 0; k < n; k++)
+            Py_DECREF(values[k]);
         return NULL;
     }
-    if (play_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "_play_run.bind(Play, PlayText, Dance) first");
+    for (int k = 0; k < n; k++)
+        SLOT(o, offsets[k]) = values[k];
+    return o;
+}
+
+/* A side as a new tuple of ints. */
+static PyObject *
+side_tuple(const int64_t *side)
+{
+    PyObject *t = PyTuple_New(SIDE);
+    if (t == NULL)
         return NULL;
+    for (Py_ssize_t k = 0; k < SIDE; k++) {
+        PyObject *v = PyLong_FromLongLong(side[k]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, k, v);
     }
-    PyObject *actions = args[0], *me_list = args[2], *opp_list = args[3];
-    Py_ssize_t i = PyLong_AsSsize_t(args[1]);
-    if (i == -1 && PyErr_Occurred())
+    return t;
+}
+
+/* steps_of_plan (resolve.py): the die steps (from, to, hit) of a plan that
+ * hit the points of hitmask, a new tuple. */
+static PyObject *
+plan_steps(const int *cur, const int *die, Py_ssize_t n, uint32_t hitmask)
+{
+    uint32_t landed = 0;
+    PyObject *steps = PyTuple_New(n);
+    if (steps == NULL)
         return NULL;
-    int marks = PyObject_IsTrue(args[5]);
-    if (marks < 0)
-        return NULL;
-    long turn;
-    int64_t a_side[SIDE], b_side[SIDE], a_was[SIDE], b_was[SIDE], keep[2 * SIDE];
-    if (!PyList_CheckExact(actions) || i < 0 || i >= PyList_GET_SIZE(actions)
-            || me_list == opp_list || !small_int(args[4], &turn) || (turn != 0 && turn != 1)
-            || !load_side(me_list, a_side) || !load_side(opp_list, b_side))
-        return Py_BuildValue("(nn)", i, (Py_ssize_t)0);   /* all of it for Python */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int t = cur[k] > die[k] ? cur[k] - die[k] : 0;
+        int hit = (hitmask & (1u << t)) && !(landed & (1u << t));
+        landed |= 1u << t;
+        PyObject *step = Py_BuildValue("(iiO)", cur[k], t, hit ? Py_True : Py_False);
+        if (step == NULL) {
+            Py_DECREF(steps);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(steps, k, step);
+    }
+    return steps;
+}
+
+/* The record of a play just made (keep's records get it): 0, or -1 with an
+ * error set. `before` holds the two sides before the play (me, opp), the
+ * plan is cur/die (n steps) and hit hitmask; memo is its text's memo
+ * (roll, plan, marks, fewer, steps of the plan when it hits nothing), the
+ * last kept up to date as the Python loop keeps it. */
+static int
+keep_record(Keep *keep, PyObject *a, long turn, const int64_t *before, PyObject *written,
+            PyObject *memo, const int *cur, const int *die, Py_ssize_t n, uint32_t hitmask)
+{
+    PyObject *position = keep->before, *steps = NULL, *record, *args[6];
+    keep->before = NULL;
+    if (position == NULL) {
+        PyObject *me_t = keep->kept, *opp_t;
+        keep->kept = NULL;
+        if (me_t == NULL && (me_t = side_tuple(before)) == NULL)
+            return -1;
+        opp_t = side_tuple(before + SIDE);
+        if (opp_t == NULL) {
+            Py_DECREF(me_t);
+            return -1;
+        }
+        PyObject *pair[2] = {me_t, opp_t};
+        Py_ssize_t offsets[2] = {off_pos_me, off_pos_opp};
+        position = made(position_type, offsets, pair, 2);
+        if (position == NULL)
+            return -1;
+    }
+    else
+        Py_CLEAR(keep->kept);
+    if (!hitmask && PyTuple_GET_SIZE(memo) == 5 && PyTuple_GET_ITEM(memo, 4) != Py_None) {
+        steps = PyTuple_GET_ITEM(memo, 4);   /* the steps the plays written alike share */
+        Py_INCREF(steps);
+    }
+    else {
+        steps = plan_steps(cur, die, n, hitmask);
+        if (steps == NULL)
+            goto fail;
+        if (!hitmask && PyTuple_GET_SIZE(memo) == 5) {   /* kept with the text */
+            PyObject *updated = PyTuple_New(5);
+            if (updated == NULL)
+                goto fail;
+            for (Py_ssize_t k = 0; k < 4; k++) {
+                PyObject *item = PyTuple_GET_ITEM(memo, k);
+                Py_INCREF(item);
+                PyTuple_SET_ITEM(updated, k, item);
+            }
+            Py_INCREF(steps);
+            PyTuple_SET_ITEM(updated, 4, steps);
+            Py_XSETREF(SLOT(written, off_plan), updated);
+        }
+    }
+    args[1] = PyLong_FromLong(turn);
+    if (args[1] == NULL)
+        goto fail;
+    args[0] = a;
+    args[2] = position;
+    args[3] = keep->cube;
+    args[4] = keep->owner;
+    args[5] = steps;
+    Py_INCREF(a);
+    Py_INCREF(position);
+    Py_INCREF(keep->cube);
+    Py_INCREF(keep->owner);
+    Py_INCREF(steps);
+    record = made(record_type, off_rec, args, 6);
+    if (record == NULL)
+        goto fail;
+    if (PyList_Append(keep->records, record) < 0) {
+        Py_DECREF(record);
+        goto fail;
+    }
+    Py_DECREF(record);
+    if (!hitmask) {   /* the opponent's side is unchanged: the next mover's */
+        PyObject *opp_t = PyObject_GetAttrString(position, "opp");
+        if (opp_t == NULL)
+            goto fail;
+        keep->kept = opp_t;
+    }
+    Py_DECREF(steps);
+    Py_DECREF(position);
+    return 0;
+fail:
+    Py_XDECREF(steps);
+    Py_DECREF(position);
+    return -1;
+}
+
+/* The loop of run() and run_records(): plays from index *at, as the header
+ * says; keep NULL for a validation. 0, or -1 with an error set (keep's
+ * records may then have grown). *at gets the first index left to Python,
+ * *danced the dances replayed. The side lists get the counts that changed. */
+static int
+run_loop(PyObject *actions, Py_ssize_t *at, PyObject *me_list, PyObject *opp_list, long turn,
+         int marks, Keep *keep, Py_ssize_t *danced_out)
+{
+    int64_t a_side[SIDE], b_side[SIDE], a_was[SIDE], b_was[SIDE], keep_arr[2 * SIDE];
+    Py_ssize_t i = *at, danced = 0;
+    int failed = 0;
+    if (!load_side(me_list, a_side) || !load_side(opp_list, b_side)) {
+        *danced_out = 0;
+        return 0;                           /* all of it for Python */
+    }
     memcpy(a_was, a_side, sizeof a_side);
     memcpy(b_was, b_side, sizeof b_side);
     int64_t *me = a_side, *opp = b_side;
     int cur[MAX_STEPS], die[MAX_STEPS];
 
-    Py_ssize_t danced = 0;
     while (i < PyList_GET_SIZE(actions)) {
         PyObject *a = PyList_GET_ITEM(actions, i);
         int is_dance = Py_TYPE(a) == dance_type;
-        if (Py_TYPE(a) != play_type && !is_dance)
-            break;
+        if (Py_TYPE(a) != play_type && !(is_dance && keep == NULL))
+            break;                          /* (with records: a dance is Python's) */
         long player, d1, d2, memo_roll;
         if (!small_int(SLOT(a, is_dance ? off_dance_player : off_player), &player)
                 || player != turn)
@@ -303,8 +464,8 @@ run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             else if (!PyAnySet_CheckExact(marked))
                 break;
         }
-        memcpy(keep, me, SIDE * sizeof *me);
-        memcpy(keep + SIDE, opp, SIDE * sizeof *opp);
+        memcpy(keep_arr, me, SIDE * sizeof *me);
+        memcpy(keep_arr + SIDE, opp, SIDE * sizeof *opp);
         int64_t off = me[0];
         uint32_t hitmask = 0;
         int nhits = 0, ok = play_steps(me, opp, cur, die, n, &hitmask, &nhits);
@@ -319,9 +480,19 @@ run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (ok != 1) {
             if (ok < 0)
                 PyErr_Clear();              /* Python meets it again */
-            memcpy(me, keep, SIDE * sizeof *me);
-            memcpy(opp, keep + SIDE, SIDE * sizeof *opp);
+            memcpy(me, keep_arr, SIDE * sizeof *me);
+            memcpy(opp, keep_arr + SIDE, SIDE * sizeof *opp);
             break;
+        }
+        if (keep != NULL) {
+            Py_INCREF(memo);                /* (keep_record may replace the text's memo) */
+            int kept = keep_record(keep, a, turn, keep_arr, written, memo, cur, die, n,
+                                   hitmask);
+            Py_DECREF(memo);
+            if (kept < 0) {                 /* (no memory: the caller gives up) */
+                failed = 1;
+                break;
+            }
         }
         int64_t *swap = me;                 /* as the opponent, next on roll, sees it */
         me = opp;
@@ -330,8 +501,83 @@ run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         i++;
     }
     if (store_side(me_list, a_side, a_was) < 0 || store_side(opp_list, b_side, b_was) < 0)
+        return -1;
+    *at = i;
+    *danced_out = danced;
+    return failed ? -1 : 0;
+}
+
+static PyObject *
+run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "run(actions, i, me, opp, turn, marks)");
+        return NULL;
+    }
+    if (play_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_play_run.bind(Play, PlayText, Dance) first");
+        return NULL;
+    }
+    PyObject *actions = args[0];
+    Py_ssize_t i = PyLong_AsSsize_t(args[1]), danced = 0;
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    int marks = PyObject_IsTrue(args[5]);
+    if (marks < 0)
+        return NULL;
+    long turn;
+    if (!PyList_CheckExact(actions) || i < 0 || i >= PyList_GET_SIZE(actions)
+            || args[2] == args[3] || !small_int(args[4], &turn) || (turn != 0 && turn != 1))
+        return Py_BuildValue("(nn)", i, (Py_ssize_t)0);   /* all of it for Python */
+    if (run_loop(actions, &i, args[2], args[3], turn, marks, NULL, &danced) < 0)
         return NULL;
     return Py_BuildValue("(nn)", i, danced);
+}
+
+static PyObject *
+run_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "run_records(actions, i, me, opp, turn, marks, records, "
+                        "cube, owner, before, kept)");
+        return NULL;
+    }
+    if (play_type == NULL || record_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_play_run.bind(Play, PlayText, Dance) and "
+                        "bind_records(ActionRecord, Position) first");
+        return NULL;
+    }
+    PyObject *actions = args[0];
+    Py_ssize_t i = PyLong_AsSsize_t(args[1]), start, danced = 0;
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    int marks = PyObject_IsTrue(args[5]);
+    if (marks < 0)
+        return NULL;
+    long turn;
+    start = i;
+    if (!PyList_CheckExact(actions) || i < 0 || i >= PyList_GET_SIZE(actions)
+            || args[2] == args[3] || !small_int(args[4], &turn) || (turn != 0 && turn != 1)
+            || !PyList_CheckExact(args[6])
+            || (args[9] != Py_None && Py_TYPE(args[9]) != position_type)
+            || (args[10] != Py_None && (!PyTuple_CheckExact(args[10])
+                                        || PyTuple_GET_SIZE(args[10]) != SIDE)))
+        return Py_BuildValue("(nOO)", i, args[9], args[10]);   /* all of it for Python */
+    Keep keep = {args[6], args[7], args[8],
+                 args[9] == Py_None ? NULL : args[9], args[10] == Py_None ? NULL : args[10]};
+    Py_XINCREF(keep.before);
+    Py_XINCREF(keep.kept);
+    int result = run_loop(actions, &i, args[2], args[3], turn, marks, &keep, &danced);
+    PyObject *out = NULL;
+    if (result == 0) {
+        if (i == start)   /* nothing played: as they came */
+            out = Py_BuildValue("(nOO)", i, args[9], args[10]);
+        else
+            out = Py_BuildValue("(nOO)", i, Py_None, keep.kept ? keep.kept : Py_None);
+    }
+    Py_XDECREF(keep.before);
+    Py_XDECREF(keep.kept);
+    return out;
 }
 
 static PyObject *
@@ -451,12 +697,52 @@ bind(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+bind_records(PyObject *module, PyObject *args)
+{
+    static const char *const names[6] = {"action", "turn", "position", "cube", "cube_owner",
+                                         "steps"};
+    PyObject *record, *position;
+    Py_ssize_t offsets[6], me, opp;
+    if (!PyArg_ParseTuple(args, "O!O!:bind_records", &PyType_Type, &record, &PyType_Type,
+                          &position))
+        return NULL;
+    for (int k = 0; k < 6; k++)
+        if (slot_offset(record, names[k], &offsets[k]) < 0)
+            return NULL;
+    if (slot_offset(position, "me", &me) < 0 || slot_offset(position, "opp", &opp) < 0)
+        return NULL;
+    /* every slot made here, and nothing else: no __dict__, no other slot */
+    if (((PyTypeObject *)record)->tp_dictoffset || ((PyTypeObject *)position)->tp_dictoffset
+            || ((PyTypeObject *)record)->tp_basicsize
+               != (Py_ssize_t)(sizeof(PyObject) + 6 * sizeof(PyObject *))
+            || ((PyTypeObject *)position)->tp_basicsize
+               != (Py_ssize_t)(sizeof(PyObject) + 2 * sizeof(PyObject *))) {
+        PyErr_SetString(PyExc_TypeError, "ActionRecord and Position must hold their slots only");
+        return NULL;
+    }
+    Py_INCREF(record);
+    Py_INCREF(position);
+    Py_XSETREF(record_type, (PyTypeObject *)record);
+    Py_XSETREF(position_type, (PyTypeObject *)position);
+    memcpy(off_rec, offsets, sizeof offsets);
+    off_pos_me = me;
+    off_pos_opp = opp;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"bind_records", bind_records, METH_VARARGS,
+     "bind_records(ActionRecord, Position): the classes run_records() makes."},
     {"bind", bind, METH_VARARGS,
      "bind(Play, PlayText, Dance): the classes whose slots run() reads."},
     {"run", (PyCFunction)(void (*)(void))run, METH_FASTCALL,
      "run(actions, i, me, opp, turn, marks) -> (the index of the first action left to "
      "Python, how many of those before it were dances)."},
+    {"run_records", (PyCFunction)(void (*)(void))run_records, METH_FASTCALL,
+     "run_records(actions, i, me, opp, turn, marks, records, cube, owner, before, kept) -> "
+     "(the index of the first action left to Python, the position "
+     "before it or None, the mover's side kept or None)."},
     {"play_plan", (PyCFunction)(void (*)(void))play_plan, METH_FASTCALL,
      "play_plan(me, opp, plan, marked): resolve.play_plan's twin (for the tests)."},
     {NULL, NULL, 0, NULL},

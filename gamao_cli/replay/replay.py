@@ -91,10 +91,22 @@ def _bound_kernel():
 
 # (the tests set it to None to compare the kernel with the Python loop)
 _play_run = _bound_kernel()
+
+
+def _bind_records() -> bool:
+    """Whether the kernel makes the records of a replay that keeps them
+    (``run_records``): bound to ActionRecord and Position, defined below."""
+    if _play_run is None:
+        return False
+    try:
+        _play_run.bind_records(ActionRecord, Position)
+    except (TypeError, AttributeError):
+        return False
+    return True
 _LEFT, _RIGHT, _NOBODY = Msg("player.left", {}), Msg("player.right", {}), Msg("player.nobody", {})
 
 
-@dataclass
+@dataclass(slots=True)
 class ActionRecord:
     """One action as replayed: the position before it (seen by the player on
     roll, ``turn``), the cube, and for plays the die steps that were taken."""
@@ -105,6 +117,9 @@ class ActionRecord:
     cube: int
     cube_owner: int | None
     steps: tuple[tuple[int, int, bool], ...] | None = None
+
+
+_records_bound = _bind_records()
 
 
 @dataclass
@@ -474,7 +489,10 @@ class _GameReplay:
         the arrays as they were, at the first action that is anything else
         (no memo yet, a play of fewer dice, a play that fails, out of turn,
         the play that bears off the last checker): this loop handles that
-        one as it would without the kernel, then hands on the rest. This
+        one as it would without the kernel, then hands on the rest. With
+        records kept, the kernel's ``run_records`` does the same and
+        appends each play's record as this loop would (a dance is this
+        loop's). This
         Python loop is the reference; tests/test_play_run_kernel.py runs the
         corpus both ways and compares."""
         cube = self.cube
@@ -500,10 +518,20 @@ class _GameReplay:
         before = self.pos if records is not None else None
         kept = None
         danced = 0   # of the actions replayed, the dances (no plays)
-        run = _play_run.run if records is None and _play_run is not None else None
+        run = run_kept = None
+        if _play_run is not None:
+            if records is None:
+                run = _play_run.run
+            elif _records_bound:
+                run_kept = _play_run.run_records
         while i < n:
-            if run is not None:
-                j, dances = run(actions, i, me, opp, turn, marks)
+            if run is not None or run_kept is not None:
+                if run is not None:
+                    j, dances = run(actions, i, me, opp, turn, marks)
+                else:
+                    j, before, kept = run_kept(actions, i, me, opp, turn, marks, records,
+                                               cube.value, cube.owner, before, kept)
+                    dances = 0
                 if j != i:
                     danced += dances
                     if (j - i) & 1:   # as the player on roll after those actions sees it
