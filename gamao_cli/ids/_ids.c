@@ -47,6 +47,22 @@
 static const char B64[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/* Whether `o` is an exact int within lo..hi (its value in *v): 1 or 0, no
+ * error left set. */
+static int
+exact_long(PyObject *o, long lo, long hi, long *v)
+{
+    int overflow;
+    if (o == NULL || !PyLong_CheckExact(o))
+        return 0;
+    *v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return *v >= lo && *v <= hi;
+}
+
 /* A side tuple into counts: 1, else 0 (not the usual case; no error set). */
 static int
 load_side(PyObject *side, int *counts)
@@ -55,22 +71,29 @@ load_side(PyObject *side, int *counts)
     if (!PyTuple_CheckExact(side) || PyTuple_GET_SIZE(side) != SIDE)
         return 0;
     for (Py_ssize_t k = 0; k < SIDE; k++) {
-        PyObject *o = PyTuple_GET_ITEM(side, k);
-        int overflow;
         long v;
-        if (!PyLong_CheckExact(o))
-            return 0;
-        v = PyLong_AsLongAndOverflow(o, &overflow);
-        if (overflow || (v == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return 0;
-        }
-        if (v < 0 || v > MAX_CHECKERS)
+        if (!exact_long(PyTuple_GET_ITEM(side, k), 0, MAX_CHECKERS, &v))
             return 0;
         total += (int)v;
         counts[k] = (int)v;
     }
     return total <= MAX_CHECKERS;
+}
+
+/* The first `chars` characters of the standard base64 of key[0..bytes)
+ * (no padding): both IDs' last step, as gnubg.py's _b64_encode. */
+static void
+b64(const unsigned char *key, int bytes, char *out, int chars)
+{
+    for (int i = 0, o = 0; i < bytes && o < chars; i += 3) {
+        uint32_t v = (uint32_t)key[i] << 16;
+        if (i + 1 < bytes)
+            v |= (uint32_t)key[i + 1] << 8;
+        if (i + 2 < bytes)
+            v |= key[i + 2];
+        for (int shift = 18; shift >= 0 && o < chars; shift -= 6)
+            out[o++] = B64[(v >> shift) & 63];
+    }
 }
 
 static PyObject *
@@ -106,19 +129,7 @@ board_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
     }
     /* 80 bits <= 2 * (15 + 25): the key never overflows its 10 bytes */
-    for (int i = 0, o = 0; i < 10; i += 3) {
-        uint32_t v = (uint32_t)key[i] << 16;
-        if (i + 1 < 10)
-            v |= (uint32_t)key[i + 1] << 8;
-        if (i + 2 < 10)
-            v |= key[i + 2];
-        pid[o++] = B64[(v >> 18) & 63];
-        pid[o++] = B64[(v >> 12) & 63];
-        if (o < 14)
-            pid[o++] = B64[(v >> 6) & 63];
-        if (o < 14)
-            pid[o++] = B64[v & 63];
-    }
+    b64(key, 10, pid, 14);
 
     bottom = bottom_is_me ? me : opp;
     top = bottom_is_me ? opp : me;
@@ -127,19 +138,7 @@ board_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         int t = i <= 24 ? top[25 - i] : 0;
         field[i] = b ? (char)('A' + b - 1) : t ? (char)('a' + t - 1) : '-';
     }
-    {
-        PyObject *p = PyUnicode_FromStringAndSize(pid, 14);
-        PyObject *f = p ? PyUnicode_FromStringAndSize(field, SIDE) : NULL;
-        PyObject *out;
-        if (f == NULL) {
-            Py_XDECREF(p);
-            return NULL;
-        }
-        out = PyTuple_Pack(2, p, f);
-        Py_DECREF(p);
-        Py_DECREF(f);
-        return out;
-    }
+    return Py_BuildValue("(s#s#)", pid, (Py_ssize_t)14, field, (Py_ssize_t)SIDE);
 }
 
 /* A field of a state's __dict__ as an exact int within lo..hi: 1, else 0. */
@@ -147,17 +146,8 @@ static int
 int_field(PyObject *d, PyObject *name, long lo, long hi, long *v)
 {
     PyObject *o = PyDict_GetItemWithError(d, name);
-    int overflow;
-    if (o == NULL || !PyLong_CheckExact(o)) {
-        PyErr_Clear();
-        return 0;
-    }
-    *v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (overflow || (*v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    return *v >= lo && *v <= hi;
+    PyErr_Clear();
+    return exact_long(o, lo, hi, v);
 }
 
 /* A field that must be exactly True or False: 1, else 0. */
@@ -178,27 +168,10 @@ static int
 pair_field(PyObject *d, PyObject *name, long lo, long hi, long *a, long *b)
 {
     PyObject *o = PyDict_GetItemWithError(d, name);
-    long v[2];
-    if (o == NULL || !PyTuple_CheckExact(o) || PyTuple_GET_SIZE(o) != 2) {
-        PyErr_Clear();
-        return 0;
-    }
-    for (int k = 0; k < 2; k++) {
-        PyObject *x = PyTuple_GET_ITEM(o, k);
-        int overflow;
-        if (!PyLong_CheckExact(x))
-            return 0;
-        v[k] = PyLong_AsLongAndOverflow(x, &overflow);
-        if (overflow || (v[k] == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return 0;
-        }
-        if (v[k] < lo || v[k] > hi)
-            return 0;
-    }
-    *a = v[0];
-    *b = v[1];
-    return 1;
+    PyErr_Clear();
+    return o != NULL && PyTuple_CheckExact(o) && PyTuple_GET_SIZE(o) == 2
+        && exact_long(PyTuple_GET_ITEM(o, 0), lo, hi, a)
+        && exact_long(PyTuple_GET_ITEM(o, 1), lo, hi, b);
 }
 
 static PyObject *names[12];
@@ -225,7 +198,7 @@ state_ids(PyObject *module, PyObject *d)
     }
     if (owner_o == Py_None)
         owner = 3;
-    else if (!int_field(d, names[1], 0, 1, &owner))
+    else if (!exact_long(owner_o, 0, 1, &owner))
         Py_RETURN_NONE;
     if (!int_field(d, names[0], 1, 1L << 15, &cube) || (cube & (cube - 1))
             || !int_field(d, names[2], 0, 1, &on_roll) || !bool_field(d, names[3], &crawford)
@@ -251,13 +224,7 @@ state_ids(PyObject *module, PyObject *d)
         for (int i = 0; i < 8; i++)
             key[i] = (unsigned char)(k0 >> (8 * i));
         key[8] = (unsigned char)top;
-        for (int i = 0, o = 0; i < 9; i += 3) {
-            uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8 | key[i + 2];
-            mid[o++] = B64[(v >> 18) & 63];
-            mid[o++] = B64[(v >> 12) & 63];
-            mid[o++] = B64[(v >> 6) & 63];
-            mid[o++] = B64[v & 63];
-        }
+        b64(key, 9, mid, 12);
     }
     /* the XGID after its position field: xgid.py's xgid_tail */
     {
@@ -276,19 +243,7 @@ state_ids(PyObject *module, PyObject *d)
         if (n < 0 || n >= (int)sizeof tail)
             Py_RETURN_NONE;
     }
-    {
-        PyObject *m = PyUnicode_FromStringAndSize(mid, 12);
-        PyObject *t = m ? PyUnicode_FromStringAndSize(tail, n) : NULL;
-        PyObject *out;
-        if (t == NULL) {
-            Py_XDECREF(m);
-            return NULL;
-        }
-        out = PyTuple_Pack(2, m, t);
-        Py_DECREF(m);
-        Py_DECREF(t);
-        return out;
-    }
+    return Py_BuildValue("(s#s#)", mid, (Py_ssize_t)12, tail, (Py_ssize_t)n);
 }
 
 static PyMethodDef methods[] = {

@@ -384,10 +384,8 @@ keep_record(Keep *keep, PyObject *a, long turn, const int64_t *before, PyObject 
     }
     Py_DECREF(record);
     if (!hitmask) {   /* the opponent's side is unchanged: the next mover's */
-        PyObject *opp_t = PyObject_GetAttrString(position, "opp");
-        if (opp_t == NULL)
-            goto fail;
-        keep->kept = opp_t;
+        keep->kept = SLOT(position, off_pos_opp);   /* (a Position: its slot is set) */
+        Py_INCREF(keep->kept);
     }
     Py_DECREF(steps);
     Py_DECREF(position);
@@ -507,6 +505,22 @@ run_loop(PyObject *actions, Py_ssize_t *at, PyObject *me_list, PyObject *opp_lis
     return failed ? -1 : 0;
 }
 
+/* The arguments run() and run_records() share, (actions, i, me, opp, turn,
+ * marks): 1 when the kernel reads them (*i, *turn, *marks), 0 when it
+ * leaves them all to Python, -1 with an error set. */
+static int
+run_args(PyObject *const *args, Py_ssize_t *i, long *turn, int *marks)
+{
+    *i = PyLong_AsSsize_t(args[1]);
+    if (*i == -1 && PyErr_Occurred())
+        return -1;
+    *marks = PyObject_IsTrue(args[5]);
+    if (*marks < 0)
+        return -1;
+    return PyList_CheckExact(args[0]) && *i >= 0 && *i < PyList_GET_SIZE(args[0])
+        && args[2] != args[3] && small_int(args[4], turn) && (*turn == 0 || *turn == 1);
+}
+
 static PyObject *
 run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -518,18 +532,14 @@ run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_RuntimeError, "_play_run.bind(Play, PlayText, Dance) first");
         return NULL;
     }
-    PyObject *actions = args[0];
-    Py_ssize_t i = PyLong_AsSsize_t(args[1]), danced = 0;
-    if (i == -1 && PyErr_Occurred())
-        return NULL;
-    int marks = PyObject_IsTrue(args[5]);
-    if (marks < 0)
-        return NULL;
+    Py_ssize_t i, danced = 0;
     long turn;
-    if (!PyList_CheckExact(actions) || i < 0 || i >= PyList_GET_SIZE(actions)
-            || args[2] == args[3] || !small_int(args[4], &turn) || (turn != 0 && turn != 1))
+    int marks, readable = run_args(args, &i, &turn, &marks);
+    if (readable < 0)
+        return NULL;
+    if (!readable)
         return Py_BuildValue("(nn)", i, (Py_ssize_t)0);   /* all of it for Python */
-    if (run_loop(actions, &i, args[2], args[3], turn, marks, NULL, &danced) < 0)
+    if (run_loop(args[0], &i, args[2], args[3], turn, marks, NULL, &danced) < 0)
         return NULL;
     return Py_BuildValue("(nn)", i, danced);
 }
@@ -547,18 +557,13 @@ run_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                         "bind_records(ActionRecord, Position) first");
         return NULL;
     }
-    PyObject *actions = args[0];
-    Py_ssize_t i = PyLong_AsSsize_t(args[1]), start, danced = 0;
-    if (i == -1 && PyErr_Occurred())
-        return NULL;
-    int marks = PyObject_IsTrue(args[5]);
-    if (marks < 0)
-        return NULL;
+    Py_ssize_t i, start, danced = 0;
     long turn;
+    int marks, readable = run_args(args, &i, &turn, &marks);
+    if (readable < 0)
+        return NULL;
     start = i;
-    if (!PyList_CheckExact(actions) || i < 0 || i >= PyList_GET_SIZE(actions)
-            || args[2] == args[3] || !small_int(args[4], &turn) || (turn != 0 && turn != 1)
-            || !PyList_CheckExact(args[6])
+    if (!readable || !PyList_CheckExact(args[6])
             || (args[9] != Py_None && Py_TYPE(args[9]) != position_type)
             || (args[10] != Py_None && (!PyTuple_CheckExact(args[10])
                                         || PyTuple_GET_SIZE(args[10]) != SIDE)))
@@ -567,7 +572,7 @@ run_records(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                  args[9] == Py_None ? NULL : args[9], args[10] == Py_None ? NULL : args[10]};
     Py_XINCREF(keep.before);
     Py_XINCREF(keep.kept);
-    int result = run_loop(actions, &i, args[2], args[3], turn, marks, &keep, &danced);
+    int result = run_loop(args[0], &i, args[2], args[3], turn, marks, &keep, &danced);
     PyObject *out = NULL;
     if (result == 0) {
         if (i == start)   /* nothing played: as they came */

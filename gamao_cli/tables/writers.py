@@ -28,7 +28,6 @@ import datetime as _dt
 import json
 import math
 import os
-from operator import itemgetter
 from typing import IO, Any, Iterable
 
 from gamao_cli.formats.textio import escape_surrogates
@@ -115,13 +114,8 @@ class ParquetPart(_Part):
         every row)."""
         import pyarrow as pa
         schema = self.schema
-        rows_of = getattr(pa.Table, "from_struct_array", None)
-        if rows_of is not None:
-            return rows_of(pa.array(rows, type=pa.struct(list(schema)))
-                           ).replace_schema_metadata(schema.metadata)
-        arrays = [pa.array(list(map(itemgetter(name), rows)), type=f.type)
-                  for name, f in zip(self.columns, schema)]
-        return pa.Table.from_arrays(arrays, schema=schema)
+        return pa.Table.from_struct_array(pa.array(rows, type=pa.struct(list(schema)))
+                                          ).replace_schema_metadata(schema.metadata)
 
     def close(self) -> None:
         self.flush()
