@@ -479,3 +479,57 @@ def test_a_play_of_fewer_dice_is_resolve_plays_reading():
                 assert res.position == board.Position(tuple(me), tuple(opp))
                 assert sorted(hits) == sorted(t for _s, t, h in res.steps if h)
     assert taken > 500 and left > 500, (taken, left)
+
+
+def _rows_reference_check(match) -> int:
+    """An export's rows against the functions they stand for: the match id
+    is :func:`match_id` (the hash of :func:`canonical_text`), and the IDs
+    and pips of every action with a snapshot are the snapshot's IDs and its
+    position's :meth:`pip_count`. The actions so checked."""
+    from gamao_cli.replay.snapshots import snapshots
+    from gamao_cli.tables.rows import match_id, match_rows
+    report = validate_match(match, keep_records=True)
+    rows = match_rows(match, path="x", index=0, fmt="mat")
+    mid = match_id(match, report)
+    assert rows.match["match_id"] == mid
+    assert {r["match_id"] for r in rows.actions + rows.games} <= {mid}
+    by_action = {}
+    for game in match.games:
+        for seq, a in enumerate(game.actions, 1):
+            by_action[id(a)] = (game.number, seq)
+    at = {(r["game"], r["seq"]): r for r in rows.actions}
+    checked = 0
+    for s in snapshots(match, report):
+        row = at[by_action[id(s.action)]]
+        try:
+            ids = (s.position_id, s.match_id, s.xgid)
+        except ValueError:
+            ids = (None, None, None)
+        assert (row["position_id"], row["match_id_gnubg"], row["xgid"]) == ids, row
+        mine, theirs = s.position.pip_count()
+        assert (row["pips0"], row["pips1"]) == ((mine, theirs) if s.state.on_roll == 0
+                                                 else (theirs, mine)), row
+        checked += 1
+    return checked
+
+
+def test_export_rows_give_the_reference_ids_pips_and_match_id():
+    checked = 0
+    for path in local_match_files():
+        for match in read_matches(read(path)):
+            checked += _rows_reference_check(match)
+    assert checked > 1000
+
+
+@needs_corpus
+def test_export_rows_give_the_reference_ids_pips_and_match_id_on_the_corpus():
+    from conftest import corpus_sample
+    checked = 0
+    for path in corpus_sample(bulk_step=3):
+        try:
+            matches = read_matches(read(path))
+        except Exception:   # a file the corpus holds because it is unreadable
+            continue
+        for match in matches:
+            checked += _rows_reference_check(match)
+    assert checked > 60_000

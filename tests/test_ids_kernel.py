@@ -26,7 +26,8 @@ from conftest import CORPUS, ROOT, corpus_sample
 from gamao_cli import kernels
 from gamao_cli.formats import read_path
 from gamao_cli.ids import board as board_mod
-from gamao_cli.ids.board import board_ids, board_ids_reference, state_ids, state_ids_reference
+from gamao_cli.ids.board import (board_facts, board_facts_reference, board_ids,
+                                  board_ids_reference, state_ids, state_ids_reference)
 from gamao_cli.ids.gnubg import MatchState, match_id, position_id
 from gamao_cli.ids.xgid import xgid_of_state
 from gamao_cli.replay.snapshots import snapshots
@@ -79,6 +80,9 @@ def test_every_corpus_position_gives_the_same_ids_with_and_without_the_kernel():
         for bottom in (True, False):
             assert KERNEL.board_ids(pos.me, pos.opp, bottom) == \
                 _outcome(board_ids_reference, pos.me, pos.opp, bottom), (pos, bottom)
+            facts = board_facts(pos.me, pos.opp, bottom)
+            assert facts == board_facts_reference(pos.me, pos.opp, bottom), (pos, bottom)
+            assert facts[2:] == pos.pip_count()
     assert len(seen) > 20_000 and len(states) > 5_000
 
 
@@ -93,6 +97,9 @@ def test_random_positions_of_every_variant_give_the_same_ids():
                 # (a tight position may put both players on one point: declined)
                 assert found == reference or (found is None and reference[0] == "ValueError")
                 answered += found is not None
+                facts = KERNEL.board_facts(me, opp, bottom)
+                assert facts == board_facts_reference(me, opp, bottom) or \
+                    (facts is None and found is None)
     assert answered > 0.9 * 4 * len(positions)
 
 
@@ -141,12 +148,21 @@ def test_boards_the_kernel_must_not_read_are_declined_and_get_the_reference_answ
             else:   # it answers only where the reference gives IDs, and gives them
                 assert found == reference, (me, opp)
             assert _outcome(board_ids, me, opp, bottom) == reference, (me, opp)
+            # board_facts reads the same boards, and falls back to the same
+            facts = _outcome(KERNEL.board_facts, me, opp, bottom)
+            assert (facts is None) == (found is None), (me, opp)
+            if facts is not None:
+                assert facts[:2] == found and facts == board_facts_reference(me, opp, bottom)
+            if reference[0] != "ValueError":
+                assert _outcome(board_facts, me, opp, bottom)[:2] == reference
     assert declined > 100
 
 
 def test_the_kernel_checks_its_arguments():
     with pytest.raises(TypeError):
         KERNEL.board_ids(START, START)
+    with pytest.raises(TypeError):
+        KERNEL.board_facts(START, START, True, True)
     class Unsure:
         def __bool__(self):
             raise RuntimeError("no truth here")

@@ -29,6 +29,11 @@
  * point 25 - i (0..24, 0 its bar): "A".."O" count the bottom player's
  * checkers, "a".."o" the top player's, "-" an empty point.
  *
+ * board_facts(me, opp, bottom_is_me) -> (position_id, xgid_field, pips_me,
+ * pips_opp) or None: board_ids and each side's pip count (a checker on
+ * point i counts i pips, the bar 25), for the same boards (an exported
+ * action's row has all four).
+ *
  * state_ids(state.__dict__) -> (match_id, xgid_tail) or None.
  *
  * The rest of the IDs, from a MatchState's fields (gamao_cli/ids/gnubg.py):
@@ -96,27 +101,36 @@ b64(const unsigned char *key, int bytes, char *out, int chars)
     }
 }
 
-static PyObject *
-board_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* The two sides of board_ids' and board_facts' arguments into counts:
+ * 1; 0 for a board the Python code must look at (no error set); -1 with
+ * an error set. */
+static int
+load_board(const char *name, PyObject *const *args, Py_ssize_t nargs, int *me, int *opp,
+           int *bottom_is_me)
 {
-    int me[SIDE], opp[SIDE];
-    unsigned char key[10] = {0};
-    char pid[14], field[SIDE];
-    int bit = 0, bottom_is_me;
-    const int *sides[2], *bottom, *top;
-    (void)module;
     if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "board_ids(me, opp, bottom_is_me) takes 3 arguments");
-        return NULL;
+        PyErr_Format(PyExc_TypeError, "%s(me, opp, bottom_is_me) takes 3 arguments", name);
+        return -1;
     }
-    bottom_is_me = PyObject_IsTrue(args[2]);
-    if (bottom_is_me < 0)
-        return NULL;
+    *bottom_is_me = PyObject_IsTrue(args[2]);
+    if (*bottom_is_me < 0)
+        return -1;
     if (!load_side(args[0], me) || !load_side(args[1], opp))
-        Py_RETURN_NONE;
+        return 0;
     for (int p = 1; p <= 24; p++)
         if (me[p] && opp[25 - p])
-            Py_RETURN_NONE;   /* a point held by both: Python says which */
+            return 0;   /* a point held by both: Python says which */
+    return 1;
+}
+
+/* The Position ID (14 characters) and the XGID's position field (26) of a
+ * board load_board accepted. */
+static void
+make_board_ids(const int *me, const int *opp, int bottom_is_me, char *pid, char *field)
+{
+    unsigned char key[10] = {0};
+    int bit = 0;
+    const int *sides[2], *bottom, *top;
 
     /* the Position ID's key: the player not on roll first */
     sides[0] = opp;
@@ -138,7 +152,43 @@ board_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         int t = i <= 24 ? top[25 - i] : 0;
         field[i] = b ? (char)('A' + b - 1) : t ? (char)('a' + t - 1) : '-';
     }
+}
+
+static PyObject *
+board_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    int me[SIDE], opp[SIDE], bottom_is_me;
+    char pid[14], field[SIDE];
+    int usual = load_board("board_ids", args, nargs, me, opp, &bottom_is_me);
+    (void)module;
+    if (usual <= 0)
+        return usual < 0 ? NULL : Py_NewRef(Py_None);
+    make_board_ids(me, opp, bottom_is_me, pid, field);
     return Py_BuildValue("(s#s#)", pid, (Py_ssize_t)14, field, (Py_ssize_t)SIDE);
+}
+
+/* A side's pip count: a checker on point i counts i pips (the bar 25). */
+static long
+pips(const int *side)
+{
+    long total = 0;
+    for (int k = 1; k < SIDE; k++)
+        total += (long)k * side[k];
+    return total;
+}
+
+static PyObject *
+board_facts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    int me[SIDE], opp[SIDE], bottom_is_me;
+    char pid[14], field[SIDE];
+    int usual = load_board("board_facts", args, nargs, me, opp, &bottom_is_me);
+    (void)module;
+    if (usual <= 0)
+        return usual < 0 ? NULL : Py_NewRef(Py_None);
+    make_board_ids(me, opp, bottom_is_me, pid, field);
+    return Py_BuildValue("(s#s#ll)", pid, (Py_ssize_t)14, field, (Py_ssize_t)SIDE,
+                         pips(me), pips(opp));
 }
 
 /* A field of a state's __dict__ as an exact int within lo..hi: 1, else 0. */
@@ -253,6 +303,9 @@ static PyMethodDef methods[] = {
     {"board_ids", (PyCFunction)(void (*)(void))board_ids, METH_FASTCALL,
      "board_ids(me, opp, bottom_is_me) -> (Position ID, XGID position field), or None "
      "for a board the Python code must look at."},
+    {"board_facts", (PyCFunction)(void (*)(void))board_facts, METH_FASTCALL,
+     "board_facts(me, opp, bottom_is_me) -> (Position ID, XGID position field, pips of me, "
+     "pips of opp), or None for a board the Python code must look at."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -30,7 +30,8 @@ from gamao_cli import kernels
 from .gnubg import MatchState, checked_sides, match_id, position_id
 from .xgid import _position_field, xgid_tail
 
-__all__ = ["board_ids", "board_ids_reference", "state_ids", "state_ids_reference"]
+__all__ = ["board_facts", "board_facts_reference", "board_ids", "board_ids_reference",
+           "state_ids", "state_ids_reference"]
 
 _KERNEL = kernels.kernel("gamao_cli.ids._ids")
 
@@ -52,6 +53,37 @@ def board_ids(me: Sequence[int], opp: Sequence[int], bottom_is_me: bool) -> tupl
         if found is not None:
             return found
     return board_ids_reference(me, opp, bottom_is_me)
+
+
+def board_facts_reference(me: Sequence[int], opp: Sequence[int],
+                          bottom_is_me: bool) -> tuple[str | None, str | None, int, int]:
+    """:func:`board_facts` in Python only (the kernel's reference)."""
+    try:
+        pid, field = board_ids_reference(me, opp, bottom_is_me)
+    except ValueError:
+        pid = field = None
+    return pid, field, sum(i * c for i, c in enumerate(me)), sum(i * c for i, c in enumerate(opp))
+
+
+def board_facts(me: Sequence[int], opp: Sequence[int],
+                bottom_is_me: bool) -> tuple[str | None, str | None, int, int]:
+    """What an exported action's row says of its board, in one look:
+    ``(Position ID, XGID position field, pips of me, pips of opp)``, as
+    :func:`board_ids` gives the first two (None for both where no ID holds
+    the board), and each side's pip count (a checker on point i counts i
+    pips, the bar 25, borne off 0).
+
+    >>> start = (0,) * 6 + (5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0)
+    >>> board_facts(start, start, True)
+    ('4HPwATDgc/ABMA', '-b----E-C---eE---c-e----B-', 167, 167)
+    >>> board_facts((0,) * 24 + (1, 0), (0,) + (1,) + (0,) * 24, True)[:2]
+    (None, None)
+    """
+    if _KERNEL is not None:
+        found = _KERNEL.board_facts(me, opp, bottom_is_me)
+        if found is not None:
+            return found
+    return board_facts_reference(me, opp, bottom_is_me)
 
 
 def state_ids_reference(state: MatchState) -> tuple[str, str]:

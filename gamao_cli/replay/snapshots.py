@@ -94,26 +94,40 @@ def _cube_log_ok(cube: int) -> int:
 
 def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapshot]:
     """The state before every action the replay could place, in order.
-
     ``report``: a report made with ``keep_records=True`` (else one is made)."""
     if report is None or not any(g.records for g in report.games):
         report = validate_match(match, keep_records=True)
+    out: list[Snapshot] = []
+    for game, states in zip(match.games, game_states(match, report)):
+        number = game.number
+        out += [Snapshot(number, r.action, r.position, state) for r, state in states]
+    return out
+
+
+def game_states(match: m.Match, report: MatchReport) -> list[list[tuple[Any, MatchState]]]:
+    """For each game of ``report`` (made with ``keep_records=True``), the
+    records the replay could place, each with the :class:`MatchState`
+    before its action: what :func:`snapshots` makes its snapshots of, for a
+    caller that wants the states without the snapshot objects (an export's
+    rows). No games when the match's rules cannot be read."""
     try:
         rules = Rules.from_match(match)
     except Exception:
         return []
     jacoby = bool(rules.jacoby) if match.length == 0 else False
     length = min(match.length, (1 << 15) - 1)
-    out: list[Snapshot] = []
+    out: list[list[tuple[Any, MatchState]]] = []
     # one MatchState for all the snapshots of equal states (it is frozen,
     # and keeps its Match ID and XGID tail once worked out): a match
     # repeats a few thousand states over its actions, and the games of a
     # money session or the matches of an archive the same states again
     states = _STATES.data
-    for game, result in zip(match.games, report.games):
+    for result in report.games:
         first_roll = True
         score = tuple(min(s, (1 << 15) - 1) for s in result.score_before)
         crawford = result.crawford
+        placed: list[tuple[Any, MatchState]] = []
+        out.append(placed)
         for r in result.records:
             if r.position is None or r.turn is None:
                 continue
@@ -145,7 +159,7 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
                 _STATES.put(key, state)
             if state is None:
                 continue
-            out.append(Snapshot(game.number, a, r.position, state))
+            placed.append((r, state))
     return out
 
 

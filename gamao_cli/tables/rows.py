@@ -5,9 +5,9 @@ per analysed decision in ``decisions``.
 Everything comes from the match as read and its replay
 (:func:`gamao_cli.replay.replay.validate_match` with ``keep_records``):
 results, cube, score, the position before every action and its IDs
-(:func:`gamao_cli.replay.snapshots.snapshots`), and the validator's
-diagnostics, each attached to the action it is about (else to its game,
-else to the match). Player 0 is the left player everywhere.
+(:func:`gamao_cli.replay.snapshots.game_states`, :mod:`gamao_cli.ids.board`),
+and the validator's diagnostics, each attached to the action it is about
+(else to its game, else to the match). Player 0 is the left player everywhere.
 
 >>> from gamao_cli.formats.mat.reader import read_matches
 >>> text = (" 1 point match\\n\\n Game 1\\n Ann : 0   Bob : 0\\n"
@@ -30,7 +30,6 @@ import hashlib
 import math
 import re
 from dataclasses import dataclass, field
-from operator import mul as _mul
 from typing import Any
 
 from gamao_cli import model as m
@@ -38,17 +37,16 @@ from gamao_cli.analysis.decisions import CheckerDecision, decisions_of
 from gamao_cli.analysis.figures import match_figures
 from gamao_cli.archive.fingerprint import fingerprint
 from gamao_cli.errors import GamaoError
+from gamao_cli.ids.board import board_facts, state_ids
 from gamao_cli.model.notation import BoundedCache, format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
 from gamao_cli.replay.record_rules import Rules
 from gamao_cli.replay.replay import MatchReport, Replays
-from gamao_cli.replay.snapshots import snapshots
+from gamao_cli.replay.snapshots import game_states
 
 from .schema import ANALYSIS
 
 Row = dict[str, Any]
-
-_POINTS = range(26)   # a checker on point i counts i pips (the bar is 25, off 0)
 
 #: the text of a play's die steps, as written in ``actions.play`` and (in
 #: the fixed order) in :func:`canonical_text`: the same plays recur across
@@ -162,7 +160,10 @@ def match_id(match: m.Match, report: MatchReport | None = None) -> str:
     """
     if report is None or not any(g.records for g in report.games):
         report = Replays().of(match)
-    text = canonical_text(match, report)
+    return _hashed(canonical_text(match, report))
+
+
+def _hashed(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
@@ -289,8 +290,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     path = escape_surrogates(path)
     replays = replays or Replays()
     report = replays.of(match)
-    mid = match_id(match, report)
-    snaps = {id(s.action): s for s in snapshots(match, report)}
+    placed = game_states(match, report)
     where = _Attribution(match, report)
     try:
         rules: Rules | None = Rules.from_match(match)
@@ -301,10 +301,16 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     actions = rows.actions
     analysed: list[tuple[m.Game, int, m.ActionType, Row]] = []
     on_action = where.on_action
+    # canonical_text's lines, made beside the rows from what they hold
+    # (tests/test_tables.py checks that the id is match_id's)
+    canonical = ["gamao match 1", f"length {match.length}", f"players {players[0]} | {players[1]}"]
+    line = canonical.append
     for gi, (game, result) in enumerate(zip(match.games, report.games)):
         records = {id(r.action): r for r in result.records}
+        state_of = {id(r.action): state for r, state in placed[gi]} if gi < len(placed) else {}
         s0, s1 = result.score_before
         number = game.number
+        line(f"game {number} {s0}-{s1}")
         rolls = 0
         for seq, a in enumerate(game.actions, 1):
             cls = type(a)
@@ -318,33 +324,42 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                 die1, die2 = (d1, d2) if d1 >= d2 else (d2, d1)
                 if cls is m.Play:
                     written = a.play_text()
-                    if rec is not None and rec.steps is not None:
-                        play = _play_text(tuple(rec.steps))
+                    steps = rec.steps if rec is not None else None
+                    if steps is not None:
+                        play = _play_text(tuple(steps))
+                    line(f"{a.player} roll {die1}{die2} "
+                         + (_canonical_play(tuple(steps)) if steps else written))
                 else:
                     written = a.written
-                    if cls is m.Dance and rec is not None and rec.position is not None:
-                        play = ""
-            elif cls is m.Win or cls is m.Loss:
-                points = a.points
-            elif cls is m.Double and a.value is not None or cls is m.SetUp:
-                written = a.text()
-            snap = snaps.get(id(a))
-            pid = mid_g = xg = None
-            if snap is not None:
-                try:
-                    pid = snap.position_id
-                    mid_g = snap.match_id
-                    xg = snap.xgid
-                except ValueError:  # a position no ID holds (replayed as written)
-                    pid = mid_g = xg = None
-            pips0 = pips1 = None
+                    if cls is m.Dance:
+                        if rec is not None and rec.position is not None:
+                            play = ""
+                        line(f"{a.player} roll {die1}{die2}")
+                    else:
+                        line(f"{a.player} roll {die1}{die2} {written}")
+            else:
+                if cls is m.Win or cls is m.Loss:
+                    points = a.points
+                elif cls is m.Double and a.value is not None or cls is m.SetUp:
+                    written = a.text()
+                if cls is not m.Loss:   # (a note beside the result: not in the text)
+                    line(f"{a.player} " + (
+                        a.kind if cls is m.Double else f"win {a.points}" if cls is m.Win
+                        else "setup " + _set_up_text(a) if cls is m.SetUp else kind))
+            pid = mid_g = xg = pips0 = pips1 = None
             if rec is not None:
                 cube_value, cube_owner = rec.cube, rec.cube_owner
-                if rec.position is not None and rec.turn is not None:
-                    pos = rec.position   # (its pip_count(), by maps at C speed)
-                    mine = sum(map(_mul, pos.me, _POINTS))
-                    theirs = sum(map(_mul, pos.opp, _POINTS))
-                    pips0, pips1 = (mine, theirs) if rec.turn == 0 else (theirs, mine)
+                pos = rec.position
+                if pos is not None and rec.turn is not None:
+                    turn = rec.turn
+                    state = state_of.get(id(a))
+                    pid, field, mine, theirs = board_facts(pos.me, pos.opp, turn == 1)
+                    if state is not None and pid is not None:
+                        mid_g, tail = state_ids(state)
+                        xg = "XGID=" + field + tail
+                    else:   # no state, or a position no ID holds (replayed as written)
+                        pid = None
+                    pips0, pips1 = (mine, theirs) if turn == 0 else (theirs, mine)
                     checked = True
                 else:
                     checked = cls in (m.Win, m.Loss, m.Resign)
@@ -358,7 +373,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             # (one dict display: an action without analysis, nearly all, has
             # the null columns _analysis would make, from one dict)
             analysis = getattr(a, "analysis", None)
-            row: Row = {"match_id": mid, "path": path, "index_in_file": index,
+            row: Row = {"match_id": None, "path": path, "index_in_file": index,
                         "game": number, "seq": seq, "move_number": a.move_number,
                         "player": a.player, "kind": kind, "die1": die1, "die2": die2,
                         "play": play, "play_written": written, "points": points,
@@ -372,7 +387,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                 analysed.append((game, seq, a, row))
         in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
         rows.games.append({
-            "match_id": mid, "path": path, "index_in_file": index, "game": game.number, "score0": s0, "score1": s1,
+            "match_id": None, "path": path, "index_in_file": index, "game": game.number, "score0": s0, "score1": s1,
             "crawford": result.crawford, "winner": result.winner, "points": result.points,
             "stated_points": result.stated_points, "ended": result.ended or "unfinished",
             "cube": result.cube, "cube_owner": _final_owner(game, result), "moves": result.moves,
@@ -381,6 +396,11 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             "warnings": sum(d.severity == "warning" for d in in_game),
             "codes": _codes(where.on_game.get(gi, [])),
         })
+    mid = _hashed("\n".join(canonical) + "\n")
+    for row in actions:
+        row["match_id"] = mid
+    for row in rows.games:
+        row["match_id"] = mid
     if analysed:
         rows.decisions = decision_rows(match, analysed)
     rows.match = {
