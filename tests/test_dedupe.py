@@ -354,3 +354,31 @@ def test_a_bug_of_gamao_on_one_input_is_gm008_and_exit_3(tmp_path, monkeypatch):
     assert r.exit_code == 3
     assert "a.mat" in r.stderr and "GM008" in r.stderr
     assert "1 copy in 2 files" in r.stdout    # the other input is still read
+
+
+def test_a_roll_token_kept_by_dice_and_text_is_the_one_its_movements_make():
+    """roll_token keeps a play's token by its dice and play text: every play
+    of the corpus (and of the local files) read after many others gets the
+    token its own movements make, as written forms that display alike
+    (``bar/20``, ``25/20``; ``6/4(2)``, ``6/4 6/4``) share one entry."""
+    from conftest import EXAMPLES, SELFPLAY, corpus_sample
+    from gamao_cli.archive.fingerprint import _play_token, roll_token
+    paths = sorted(SELFPLAY.glob("*.mat")) + sorted(EXAMPLES.glob("*.mat")) + \
+        (corpus_sample(bulk_step=5) if CORPUS.is_dir() else [])
+    plays = 0
+    for path in paths:
+        try:
+            matches = formats.read_path(str(path))
+        except Exception:   # a file the corpus holds because it is unreadable
+            continue
+        for match in matches:
+            for game in match.games:
+                for a in game.actions:
+                    if type(a) is m.Play:
+                        assert roll_token(a) == _play_token(a), (path, a.line, a.play_text())
+                        plays += 1
+    assert plays > 1000
+    for text in ("bar/20 6/4", "25/20 6/4"):
+        [match] = formats.parse_text(f" 1 point match\n\n Game 1\n A : 0   B : 0\n"
+                                     f"  1) 31: 8/5 6/5   52: {text}\n", "x.mat")
+        assert roll_token(match.games[0].actions[1]) == "52 -25 +20 -6 +4"

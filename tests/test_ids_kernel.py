@@ -27,7 +27,8 @@ from gamao_cli import kernels
 from gamao_cli.formats import read_path
 from gamao_cli.ids import board as board_mod
 from gamao_cli.ids.board import (board_facts, board_facts_reference, board_ids,
-                                  board_ids_reference, state_ids, state_ids_reference)
+                                  board_ids_reference, state_ids, state_ids_of,
+                                  state_ids_reference)
 from gamao_cli.ids.gnubg import MatchState, match_id, position_id
 from gamao_cli.ids.xgid import xgid_of_state
 from gamao_cli.replay.snapshots import snapshots
@@ -72,6 +73,7 @@ def test_every_corpus_position_gives_the_same_ids_with_and_without_the_kernel():
         if s.state not in states:
             states.add(s.state)
             assert KERNEL.state_ids(s.state.__dict__) == state_ids_reference(s.state), s.state
+            assert KERNEL.state_ids_of(*_fields(s.state)) == state_ids_reference(s.state)
         pos = s.position
         key = (pos.me, pos.opp)
         if key in seen:
@@ -199,10 +201,16 @@ def _random_states(rng, n):
                          jacoby=rng.random() < 0.5)
 
 
+def _fields(state: MatchState) -> tuple:
+    """A state's twelve fields, in MatchState's order (MatchState.of's)."""
+    return tuple(state.__dict__[name] for name in MatchState.__dataclass_fields__)
+
+
 def test_random_states_give_the_same_match_id_and_xgid_tail():
     rng = random.Random(11)
     for state in _random_states(rng, 5000):
         assert KERNEL.state_ids(state.__dict__) == state_ids_reference(state), state
+        assert KERNEL.state_ids_of(*_fields(state)) == state_ids_reference(state), state
 
 
 def test_states_whose_fields_are_not_the_usual_types_are_declined():
@@ -217,11 +225,22 @@ def test_states_whose_fields_are_not_the_usual_types_are_declined():
            "length": [1 << 15, -1, True, 1 << 80], "score": [(-1, 0), (0, 1 << 15), [0, 0],
                                                              (0,), (0, 1 << 80)],
            "jacoby": [0, 1, None]}
+    names = list(MatchState.__dataclass_fields__)
     for name, values in odd.items():
         for value in values:
             assert KERNEL.state_ids({**good, name: value}) is None, (name, value)
+            fields = [good[n] if n != name else value for n in names]
+            assert KERNEL.state_ids_of(*fields) is None, (name, value)
+            # and state_ids_of gives what the state of those fields gives, or None
+            try:
+                expected = state_ids_reference(MatchState.of(*fields))
+            except ValueError:
+                expected = None
+            assert state_ids_of(*fields) == expected, (name, value)
         assert KERNEL.state_ids({k: v for k, v in good.items() if k != name}) is None
     assert KERNEL.state_ids(list(good.items())) is None
+    with pytest.raises(TypeError):
+        KERNEL.state_ids_of(*names[:11])
 
 
 def test_state_ids_are_kept_on_the_state_and_match_the_reference():

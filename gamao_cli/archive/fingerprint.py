@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from gamao_cli import model as m
+from gamao_cli.model.notation import BoundedCache
 
 #: The rolls of a game its key is made of (fewer when the game has fewer).
 KEYED_ROLLS = 12
@@ -102,12 +103,29 @@ def roll_token(action: m.ActionType) -> str:
     '22 -8 -8 +4 +4'
     """
     dice = action.dice
-    head = f"{max(dice)}{min(dice)}"
     cls = type(action)
+    if cls is m.Play:
+        # a play's movements are a function of its steps, which its text
+        # writes out (play_text): the same play of the same dice, the same
+        # token, however often an archive repeats it
+        key = (dice, action.play_text())
+        token = _TOKENS.get(key)
+        if token is None:
+            token = _TOKENS.put(key, _play_token(action))
+        return token
+    head = f"{max(dice)}{min(dice)}"
     if cls is m.IllegalPlayMarker:
         return head + " !"
-    if cls is not m.Play:
-        return head
+    return head
+
+
+#: roll tokens of plays, by dice and play text
+_TOKENS: BoundedCache[tuple, str] = BoundedCache(1 << 14)
+
+
+def _play_token(action: m.Play) -> str:
+    dice = action.dice
+    head = f"{max(dice)}{min(dice)}"
     net: dict[int, int] = {}
     for src, dst in action.movements():
         net[src] = net.get(src, 0) - 1

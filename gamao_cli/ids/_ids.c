@@ -34,7 +34,8 @@
  * point i counts i pips, the bar 25), for the same boards (an exported
  * action's row has all four).
  *
- * state_ids(state.__dict__) -> (match_id, xgid_tail) or None.
+ * state_ids(state.__dict__) -> (match_id, xgid_tail) or None; state_ids_of(the
+ * twelve fields, in MatchState's order) the same without a state.
  *
  * The rest of the IDs, from a MatchState's fields (gamao_cli/ids/gnubg.py):
  * the Match ID's 12 characters and what an XGID holds after its position
@@ -191,73 +192,56 @@ board_facts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                          pips(me), pips(opp));
 }
 
-/* A field of a state's __dict__ as an exact int within lo..hi: 1, else 0. */
-static int
-int_field(PyObject *d, PyObject *name, long lo, long hi, long *v)
-{
-    PyObject *o = PyDict_GetItemWithError(d, name);
-    PyErr_Clear();
-    return exact_long(o, lo, hi, v);
-}
-
-/* A field that must be exactly True or False: 1, else 0. */
-static int
-bool_field(PyObject *d, PyObject *name, int *v)
-{
-    PyObject *o = PyDict_GetItemWithError(d, name);
-    if (o == Py_True || o == Py_False) {
-        *v = o == Py_True;
-        return 1;
-    }
-    PyErr_Clear();
-    return 0;
-}
-
-/* A field that must be an exact tuple of two exact ints lo..hi. */
-static int
-pair_field(PyObject *d, PyObject *name, long lo, long hi, long *a, long *b)
-{
-    PyObject *o = PyDict_GetItemWithError(d, name);
-    PyErr_Clear();
-    return o != NULL && PyTuple_CheckExact(o) && PyTuple_GET_SIZE(o) == 2
-        && exact_long(PyTuple_GET_ITEM(o, 0), lo, hi, a)
-        && exact_long(PyTuple_GET_ITEM(o, 1), lo, hi, b);
-}
-
 static PyObject *names[12];
 static const char *const NAMES[12] = {
     "cube", "cube_owner", "on_roll", "crawford", "game_state", "turn",
     "double_offered", "resignation", "dice", "length", "score", "jacoby"};
 
+/* A field that must be exactly True or False: 1, else 0. */
+static int
+bool_arg(PyObject *o, int *v)
+{
+    if (o == Py_True || o == Py_False) {
+        *v = o == Py_True;
+        return 1;
+    }
+    return 0;
+}
+
+/* A field that must be an exact tuple of two exact ints lo..hi. */
+static int
+pair_arg(PyObject *o, long lo, long hi, long *a, long *b)
+{
+    return o != NULL && PyTuple_CheckExact(o) && PyTuple_GET_SIZE(o) == 2
+        && exact_long(PyTuple_GET_ITEM(o, 0), lo, hi, a)
+        && exact_long(PyTuple_GET_ITEM(o, 1), lo, hi, b);
+}
+
+/* The IDs of a state's twelve fields `f` (MatchState's order, NAMES; a
+ * NULL field is missing): (match_id, xgid_tail), or None when a field is
+ * not of its usual type and range. */
 static PyObject *
-state_ids(PyObject *module, PyObject *d)
+ids_of_fields(PyObject *const *f)
 {
     long cube, owner, on_roll, game_state, turn, resignation, d1, d2, length, s0, s1;
     int crawford, offered, jacoby, cube_log = 0;
-    PyObject *owner_o;
     unsigned char key[9] = {0};
     char mid[12], tail[96];
     int n;
-    (void)module;
-    if (!PyDict_CheckExact(d))
+    if (f[1] == NULL)
         Py_RETURN_NONE;
-    owner_o = PyDict_GetItemWithError(d, names[1]);
-    if (owner_o == NULL) {
-        PyErr_Clear();
-        Py_RETURN_NONE;
-    }
-    if (owner_o == Py_None)
+    if (f[1] == Py_None)
         owner = 3;
-    else if (!exact_long(owner_o, 0, 1, &owner))
+    else if (!exact_long(f[1], 0, 1, &owner))
         Py_RETURN_NONE;
-    if (!int_field(d, names[0], 1, 1L << 15, &cube) || (cube & (cube - 1))
-            || !int_field(d, names[2], 0, 1, &on_roll) || !bool_field(d, names[3], &crawford)
-            || !int_field(d, names[4], 0, 4, &game_state) || !int_field(d, names[5], 0, 1, &turn)
-            || !bool_field(d, names[6], &offered) || !int_field(d, names[7], 0, 3, &resignation)
-            || !pair_field(d, names[8], 0, 6, &d1, &d2) || ((d1 == 0) != (d2 == 0))
-            || !int_field(d, names[9], 0, (1L << 15) - 1, &length)
-            || !pair_field(d, names[10], 0, (1L << 15) - 1, &s0, &s1)
-            || !bool_field(d, names[11], &jacoby))
+    if (!exact_long(f[0], 1, 1L << 15, &cube) || (cube & (cube - 1))
+            || !exact_long(f[2], 0, 1, &on_roll) || !bool_arg(f[3], &crawford)
+            || !exact_long(f[4], 0, 4, &game_state) || !exact_long(f[5], 0, 1, &turn)
+            || !bool_arg(f[6], &offered) || !exact_long(f[7], 0, 3, &resignation)
+            || !pair_arg(f[8], 0, 6, &d1, &d2) || ((d1 == 0) != (d2 == 0))
+            || !exact_long(f[9], 0, (1L << 15) - 1, &length)
+            || !pair_arg(f[10], 0, (1L << 15) - 1, &s0, &s1)
+            || !bool_arg(f[11], &jacoby))
         Py_RETURN_NONE;
     while ((1L << cube_log) < cube)
         cube_log++;
@@ -296,10 +280,40 @@ state_ids(PyObject *module, PyObject *d)
     return Py_BuildValue("(s#s#)", mid, (Py_ssize_t)12, tail, (Py_ssize_t)n);
 }
 
+static PyObject *
+state_ids(PyObject *module, PyObject *d)
+{
+    PyObject *f[12];
+    (void)module;
+    if (!PyDict_CheckExact(d))
+        Py_RETURN_NONE;
+    for (int k = 0; k < 12; k++) {
+        f[k] = PyDict_GetItemWithError(d, names[k]);   /* borrowed, or NULL */
+        if (f[k] == NULL && PyErr_Occurred())
+            PyErr_Clear();
+    }
+    return ids_of_fields(f);
+}
+
+static PyObject *
+state_ids_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "state_ids_of takes MatchState's 12 fields");
+        return NULL;
+    }
+    return ids_of_fields(args);
+}
+
 static PyMethodDef methods[] = {
     {"state_ids", state_ids, METH_O,
      "state_ids(state.__dict__) -> (Match ID, XGID tail), or None for a state the Python "
      "code must look at."},
+    {"state_ids_of", (PyCFunction)(void (*)(void))state_ids_of, METH_FASTCALL,
+     "state_ids_of(cube, cube_owner, on_roll, crawford, game_state, turn, double_offered, "
+     "resignation, dice, length, score, jacoby) -> (Match ID, XGID tail) of the state "
+     "MatchState.of(...) makes, or None for fields the Python code must look at."},
     {"board_ids", (PyCFunction)(void (*)(void))board_ids, METH_FASTCALL,
      "board_ids(me, opp, bottom_is_me) -> (Position ID, XGID position field), or None "
      "for a board the Python code must look at."},

@@ -31,7 +31,7 @@ from .gnubg import MatchState, checked_sides, match_id, position_id
 from .xgid import _position_field, xgid_tail
 
 __all__ = ["board_facts", "board_facts_reference", "board_ids", "board_ids_reference",
-           "state_ids", "state_ids_reference"]
+           "state_ids", "state_ids_of", "state_ids_reference"]
 
 _KERNEL = kernels.kernel("gamao_cli.ids._ids")
 
@@ -105,3 +105,29 @@ def state_ids(state: MatchState) -> tuple[str, str]:
             found = state_ids_reference(state)
         object.__setattr__(state, "_ids", found)
     return found
+
+
+def state_ids_of(cube: int, cube_owner: int | None, on_roll: int, crawford: bool,
+                 game_state: int, turn: int, double_offered: bool, resignation: int,
+                 dice: tuple[int, int], length: int, score: tuple[int, int],
+                 jacoby: bool) -> tuple[str, str] | None:
+    """``state_ids(MatchState.of(...))`` of these fields, without making the
+    state (the kernel reads the fields themselves); None where
+    :meth:`MatchState.of` raises ``ValueError`` (no state holds them).
+
+    >>> state_ids_of(1, None, 1, False, 1, 1, False, 0, (3, 1), 5, (0, 0), False)
+    ('cImlAAAAAAAE', ':0:0:1:31:0:0:0:5:10')
+    >>> state_ids_of(3, None, 1, False, 1, 1, False, 0, (3, 1), 5, (0, 0), False) is None
+    True
+    """
+    if _KERNEL is not None:
+        found = _KERNEL.state_ids_of(cube, cube_owner, on_roll, crawford, game_state, turn,
+                                     double_offered, resignation, dice, length, score, jacoby)
+        if found is not None:
+            return found
+    try:
+        state = MatchState.of(cube, cube_owner, on_roll, crawford, game_state, turn,
+                              double_offered, resignation, dice, length, score, jacoby)
+    except ValueError:
+        return None
+    return state_ids(state)

@@ -15,11 +15,11 @@ player 0), 1 the right. In an XGID the right player sits at the bottom.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from gamao_cli import model as m
 from gamao_cli.ids import GAME_NONE, GAME_PLAYING, MatchState
-from gamao_cli.ids.board import board_ids, state_ids
+from gamao_cli.ids.board import board_ids, state_ids, state_ids_of
 from gamao_cli.model.notation import BoundedCache
 from gamao_cli.rules import Position
 
@@ -30,6 +30,8 @@ _MISSING: Any = object()
 #: MatchStates by what makes them (see :func:`snapshots`); about 1 KB an
 #: entry with its IDs
 _STATES: BoundedCache[tuple, MatchState | None] = BoundedCache(1 << 14)
+#: their IDs alone (see :func:`game_state_ids`), by the same fields
+_STATE_IDS: BoundedCache[tuple, tuple[str, str] | None] = BoundedCache(1 << 14)
 
 
 class Snapshot:
@@ -87,11 +89,6 @@ class Snapshot:
         return "XGID=" + self._board_ids()[1] + state_ids(self.state)[1]
 
 
-def _cube_log_ok(cube: int) -> int:
-    # a Match ID holds the cube as 4 bits of log2; larger cubes are clamped
-    return cube if cube <= 1 << 15 else 1 << 15
-
-
 def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapshot]:
     """The state before every action the replay could place, in order.
     ``report``: a report made with ``keep_records=True`` (else one is made)."""
@@ -107,26 +104,48 @@ def snapshots(match: m.Match, report: MatchReport | None = None) -> list[Snapsho
 def game_states(match: m.Match, report: MatchReport) -> list[list[tuple[Any, MatchState]]]:
     """For each game of ``report`` (made with ``keep_records=True``), the
     records the replay could place, each with the :class:`MatchState`
-    before its action: what :func:`snapshots` makes its snapshots of, for a
-    caller that wants the states without the snapshot objects (an export's
-    rows). No games when the match's rules cannot be read."""
+    before its action: what :func:`snapshots` makes its snapshots of. No
+    games when the match's rules cannot be read."""
+    return _placed(match, report, _STATES, _state_or_none)
+
+
+def game_state_ids(match: m.Match, report: MatchReport) -> list[list[tuple[Any, tuple[str, str]]]]:
+    """:func:`game_states` with each state's ``(Match ID, XGID tail)``
+    (:func:`~gamao_cli.ids.board.state_ids`) in place of the state, made
+    without the state objects: for a caller that wants only the IDs (an
+    export's rows)."""
+    return _placed(match, report, _STATE_IDS, state_ids_of)
+
+
+def _state_or_none(*fields: Any) -> MatchState | None:
+    try:
+        return MatchState.of(*fields)
+    except ValueError:
+        return None
+
+
+def _placed(match: m.Match, report: MatchReport, cache: BoundedCache[tuple, Any],
+            make: Callable[..., Any]) -> list[list[tuple[Any, Any]]]:
+    """For each game, its records with a position, each with ``make`` of
+    the :class:`MatchState` fields before its action (kept in ``cache`` by
+    the fields); a record whose ``make`` is None is left out."""
     try:
         rules = Rules.from_match(match)
     except Exception:
         return []
     jacoby = bool(rules.jacoby) if match.length == 0 else False
     length = min(match.length, (1 << 15) - 1)
-    out: list[list[tuple[Any, MatchState]]] = []
-    # one MatchState for all the snapshots of equal states (it is frozen,
-    # and keeps its Match ID and XGID tail once worked out): a match
-    # repeats a few thousand states over its actions, and the games of a
-    # money session or the matches of an archive the same states again
-    states = _STATES.data
+    out: list[list[tuple[Any, Any]]] = []
+    # one value for all the actions of equal states (a MatchState is
+    # frozen, and keeps its Match ID and XGID tail once worked out): a
+    # match repeats a few thousand states over its actions, and the games
+    # of a money session or the matches of an archive the same states again
+    made = cache.data
     for result in report.games:
         first_roll = True
         score = tuple(min(s, (1 << 15) - 1) for s in result.score_before)
         crawford = result.crawford
-        placed: list[tuple[Any, MatchState]] = []
+        placed: list[tuple[Any, Any]] = []
         out.append(placed)
         for r in result.records:
             if r.position is None or r.turn is None:
@@ -136,30 +155,28 @@ def game_states(match: m.Match, report: MatchReport) -> list[list[tuple[Any, Mat
             turn = on_roll
             dice = (0, 0)
             offered = False
-            if isinstance(a, _ROLLS) and 1 <= a.dice[0] <= 6 and 1 <= a.dice[1] <= 6:
-                dice = (max(a.dice), min(a.dice))
+            roll = isinstance(a, _ROLLS)
+            if roll:
+                d1, d2 = a.dice
+                if 1 <= d1 <= 6 and 1 <= d2 <= 6:
+                    dice = (d1, d2) if d1 >= d2 else (d2, d1)
             elif isinstance(a, (m.Take, m.Drop)) or (isinstance(a, m.Double) and a.kind != "double"):
                 turn = a.player
                 offered = True
             # GNU Backgammon's Match ID says "no game" before the opening
             # roll is played; gamao writes what gnubg writes.
-            game_state = GAME_NONE if first_roll and isinstance(a, _ROLLS) else GAME_PLAYING
-            if isinstance(a, _ROLLS):
+            game_state = GAME_PLAYING
+            if roll and first_roll:
+                game_state = GAME_NONE
                 first_roll = False
-            key = (r.cube, r.cube_owner, on_roll, crawford, game_state, turn, offered, dice,
-                   score, length, jacoby)
-            state = states.get(key, _MISSING)
-            if state is _MISSING:
-                try:
-                    state = MatchState.of(_cube_log_ok(r.cube), r.cube_owner, on_roll,
-                                          crawford, game_state, turn, offered, 0, dice,
-                                          length, score, jacoby)
-                except ValueError:
-                    state = None
-                _STATES.put(key, state)
-            if state is None:
-                continue
-            placed.append((r, state))
+            cube = r.cube   # (a Match ID holds the cube as 4 bits of log2: clamped)
+            key = (cube if cube <= 1 << 15 else 1 << 15, r.cube_owner, on_roll, crawford,
+                   game_state, turn, offered, 0, dice, length, score, jacoby)
+            value = made.get(key, _MISSING)
+            if value is _MISSING:
+                value = cache.put(key, make(*key))
+            if value is not None:
+                placed.append((r, value))
     return out
 
 

@@ -5,7 +5,7 @@ per analysed decision in ``decisions``.
 Everything comes from the match as read and its replay
 (:func:`gamao_cli.replay.replay.validate_match` with ``keep_records``):
 results, cube, score, the position before every action and its IDs
-(:func:`gamao_cli.replay.snapshots.game_states`, :mod:`gamao_cli.ids.board`),
+(:func:`gamao_cli.replay.snapshots.game_state_ids`, :mod:`gamao_cli.ids.board`),
 and the validator's diagnostics, each attached to the action it is about
 (else to its game, else to the match). Player 0 is the left player everywhere.
 
@@ -37,12 +37,12 @@ from gamao_cli.analysis.decisions import CheckerDecision, decisions_of
 from gamao_cli.analysis.figures import match_figures
 from gamao_cli.archive.fingerprint import fingerprint
 from gamao_cli.errors import GamaoError
-from gamao_cli.ids.board import board_facts, state_ids
+from gamao_cli.ids.board import board_facts
 from gamao_cli.model.notation import BoundedCache, format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
 from gamao_cli.replay.record_rules import Rules
 from gamao_cli.replay.replay import MatchReport, Replays
-from gamao_cli.replay.snapshots import game_states
+from gamao_cli.replay.snapshots import game_state_ids
 
 from .schema import ANALYSIS
 
@@ -290,7 +290,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     path = escape_surrogates(path)
     replays = replays or Replays()
     report = replays.of(match)
-    placed = game_states(match, report)
+    placed = game_state_ids(match, report)
     where = _Attribution(match, report)
     try:
         rules: Rules | None = Rules.from_match(match)
@@ -307,7 +307,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     line = canonical.append
     for gi, (game, result) in enumerate(zip(match.games, report.games)):
         records = {id(r.action): r for r in result.records}
-        state_of = {id(r.action): state for r, state in placed[gi]} if gi < len(placed) else {}
+        ids_of = {id(r.action): ids for r, ids in placed[gi]} if gi < len(placed) else {}
         s0, s1 = result.score_before
         number = game.number
         line(f"game {number} {s0}-{s1}")
@@ -352,10 +352,10 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                 pos = rec.position
                 if pos is not None and rec.turn is not None:
                     turn = rec.turn
-                    state = state_of.get(id(a))
+                    ids = ids_of.get(id(a))
                     pid, field, mine, theirs = board_facts(pos.me, pos.opp, turn == 1)
-                    if state is not None and pid is not None:
-                        mid_g, tail = state_ids(state)
+                    if ids is not None and pid is not None:
+                        mid_g, tail = ids
                         xg = "XGID=" + field + tail
                     else:   # no state, or a position no ID holds (replayed as written)
                         pid = None
