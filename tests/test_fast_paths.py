@@ -457,7 +457,7 @@ def tight_positions(n: int, seed: int) -> list[board.Position]:
 
 
 def test_a_play_of_fewer_dice_is_resolve_plays_reading():
-    from gamao_cli.rules.resolve import Resolver, fewer_dice_plan
+    from gamao_cli.rules.resolve import Resolver, fewer_dice_plan, steps_of_plan
     resolver = Resolver(memo=False)
     rng = random.Random(19)
     taken = left = 0
@@ -478,6 +478,8 @@ def test_a_play_of_fewer_dice_is_resolve_plays_reading():
                 assert res.legal and res.dice_used == len(plan) < (4 if d1 == d2 else 2)
                 assert res.position == board.Position(tuple(me), tuple(opp))
                 assert sorted(hits) == sorted(t for _s, t, h in res.steps if h)
+                # and its steps (what a record keeps) are resolve_play's
+                assert steps_of_plan(plan, hits) == res.steps
     assert taken > 500 and left > 500, (taken, left)
 
 

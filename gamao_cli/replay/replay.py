@@ -463,8 +463,8 @@ class _GameReplay:
         fast path, else :meth:`play_in_full`), in one loop on local
         variables: the side arrays, whose turn it is; and the dances in
         between of a player on the bar whose two entry points are held (what
-        :meth:`dance` does then: the turn passes, nothing to report; with
-        records kept, a dance ends the loop). Returns the index of the first
+        :meth:`dance` does then: the turn passes, nothing to report, its
+        record kept when records are). Returns the index of the first
         action not replayed: the first that is not a play or such a dance
         (any other dance, a cube action), or the one after the first play
         that goes the full way (out of turn, dice off the die, an irregular
@@ -476,9 +476,10 @@ class _GameReplay:
 
         With records kept (the writers' replay) each play gets the record
         :meth:`play` gives it: the position before it, the cube, its die
-        steps (:func:`~gamao_cli.rules.resolve.steps_of_plan`); and a play
-        of fewer dice than the roll goes the full way, as :meth:`play` sends
-        it (its steps are the full path's).
+        steps (:func:`~gamao_cli.rules.resolve.steps_of_plan`, also for a
+        play of fewer dice than the roll, whose written-order reading is
+        then the full path's: tests/test_fast_paths.py), and a dance on the
+        bar the record :meth:`dance` gives it.
 
         Without records, when the optional C kernel is built
         (``_play_run.c``; :mod:`gamao_cli.kernels`), the loop hands it the
@@ -492,7 +493,7 @@ class _GameReplay:
         one as it would without the kernel, then hands on the rest. With
         records kept, the kernel's ``run_records`` does the same and
         appends each play's record as this loop would (a dance is this
-        loop's). This
+        loop's: it records it and hands on the rest). This
         Python loop is the reference; tests/test_play_run_kernel.py runs the
         corpus both ways and compares."""
         cube = self.cube
@@ -542,11 +543,19 @@ class _GameReplay:
                         break
             a = actions[i]
             if a.__class__ is not Play:
-                if a.__class__ is Dance and records is None and a.player == turn and me[25]:
+                if a.__class__ is Dance and a.player == turn and me[25]:
                     d1, d2 = a.dice
                     if d1 in die and d2 in die and opp[d1] > 1 and opp[d2] > 1:
                         # a dance on the bar, both entry points held: what
-                        # dance() does then (nothing to report; the turn passes)
+                        # dance() does then (nothing to report, the record
+                        # of no steps; the turn passes)
+                        if records is not None:
+                            if before is None:
+                                before = _position(kept or tuple(me), tuple(opp))
+                            records.append(ActionRecord(a, turn, before, cube.value,
+                                                        cube.owner, ()))
+                            kept = before.opp   # (the next mover's side, unchanged)
+                            before = None
                         i += 1
                         danced += 1
                         me, opp = opp, me
@@ -574,14 +583,18 @@ class _GameReplay:
                     written.plan = memo
             plan = memo[1]
             off = me[0]
+            whole = bool(plan)
+            if not whole:
+                plan = memo[3]   # a play of fewer dice than the roll, or none
             if plan:
                 if records is not None and before is None:
                     # (the mover's side is the one the play before did not
                     # change when it hit nothing: its tuple is kept)
                     before = _position(kept or tuple(me), tuple(opp))
-                hits = play_plan(me, opp, plan, memo[2] if marks else None)
-            elif memo[3] and records is None:   # a play of fewer dice than the roll
-                hits = fewer(me, opp, memo[3], d1, d2, memo[2] if marks else None)
+                if whole:
+                    hits = play_plan(me, opp, plan, memo[2] if marks else None)
+                else:
+                    hits = fewer(me, opp, plan, d1, d2, memo[2] if marks else None)
             else:
                 hits = None
             if hits is None:
@@ -590,7 +603,7 @@ class _GameReplay:
                 self.play_in_full(a)
                 return i + 1
             if records is not None:   # what play() records of it
-                if hits:
+                if hits or not whole:
                     steps = steps_of_plan(plan, hits)
                 else:
                     steps = memo[4]
