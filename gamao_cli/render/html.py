@@ -50,7 +50,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .. import model as m
 from ..i18n import _, get_language, ngettext, pgettext
 from ..messages import severity_word
-from ..replay.snapshots import snapshots
+from ..ids.board import board_facts
+from ..ids.gnubg import MatchState
+from ..replay.snapshots import Snapshot, game_state_ids
 from ..replay.replay import validate_match
 from ..analysis.decisions import decisions_of
 from ..analysis.figures import MatchFigures, match_figures
@@ -364,7 +366,11 @@ class _Page:
             report = validate_match(match, keep_records=True)
         names = _names(match)
         prefix = "" if k == 0 else f"match{k + 1}-"
-        snaps = snapshots(match, report)
+        # the positions, each (game number, record, (Match ID, XGID tail),
+        # the state's fields): the states' IDs without the state objects
+        snaps = [(g.number, r, ids, fields)
+                 for g, placed in zip(match.games, game_state_ids(match, report))
+                 for r, (ids, fields) in placed]
         figures = _figures(match)
         costs = figures.errors if figures is not None else {}
         game_of: dict[int, int] = {}
@@ -392,28 +398,30 @@ class _Page:
         first_of: dict[tuple, int] = {}
         count_of: dict[tuple, int] = {}
         base = len(self.snaps)
-        for i, s in enumerate(snaps):
-            a = s.action
-            first_of.setdefault((s.game, a.move_number), i)
-            key = (s.game, a.move_number, a.player)
+        for i, (number, r, _ids, _fields) in enumerate(snaps):
+            a = r.action
+            first_of.setdefault((number, a.move_number), i)
+            key = (number, a.move_number, a.player)
             count_of[key] = count_of.get(key, 0) + 1
         snap_of_action: dict[int, int] = {}
-        for i, s in enumerate(snaps):
-            a = s.action
+        for i, (number, r, state_ids, fields) in enumerate(snaps):
+            a = r.action
             gidx = game_of.get(id(a), base_game)
             if self.games[gidx]["first"] < 0:
                 self.games[gidx]["first"] = base + i
             if a.move_number is None:
-                frag = f"g{s.game}end" if first_of[(s.game, None)] == i else f"s{base + i}"
-            elif first_of[(s.game, a.move_number)] == i:
-                frag = f"g{s.game}m{a.move_number}"
-            elif count_of[(s.game, a.move_number, a.player)] == 1:
-                frag = f"g{s.game}m{a.move_number}" + ("l" if a.player == 0 else "r")
+                frag = f"g{number}end" if first_of[(number, None)] == i else f"s{base + i}"
+            elif first_of[(number, a.move_number)] == i:
+                frag = f"g{number}m{a.move_number}"
+            elif count_of[(number, a.move_number, a.player)] == 1:
+                frag = f"g{number}m{a.move_number}" + ("l" if a.player == 0 else "r")
             else:
                 frag = f"s{base + i}"
             if not frag.startswith("s"):
                 frag = prefix + frag
-            st = s.state
+            # (MatchState's fields: cube, owner, on roll, Crawford, game state,
+            # turn, offered, resignation, dice, length, score, Jacoby)
+            cube, owner, on_roll, _c, _g, _t, offered, _r, dice = fields[:9]
             prev = last_roll.get(id(a))
             steps: list[int] = []
             last_player = -1
@@ -422,29 +430,31 @@ class _Page:
                 for src, dst, hit in prev.steps:
                     if 0 <= src <= 25 and 0 <= dst <= 25:
                         steps += [src, dst, 1 if hit else 0]
-            me, opp = s.position.me, s.position.opp
-            by_player = (me, opp) if st.on_roll == 0 else (opp, me)
-            sides = by_player[0] + by_player[1]
+            pos = r.position
+            me, opp = pos.me, pos.opp
+            sides = me + opp if on_roll == 0 else opp + me
             try:   # each count a byte, each byte its character, at C speed
                 counts = bytes(sides).translate(_COUNT_BYTES).decode("ascii")
             except ValueError:   # a count that is no byte (never in a game)
                 counts = "".join(_DIGITS[min(c, 35)] for c in sides)
-            try:
-                ids = (s.position_id, s.match_id, s.xgid.split("=", 1)[1])
-            except ValueError:
+            pid, field = board_facts(me, opp, on_roll == 1)[:2]
+            if pid is not None:
+                ids = (pid, state_ids[0], field + state_ids[1])
+            else:
                 # the plays, replayed as written, leave checkers of both
                 # players on one point (after an illegal play): no ID holds
                 # that position, so it has none (its diagnostic says why)
                 ids = ("", "", "")
             self.snaps.append([gidx, counts, *ids,
-                               st.on_roll, f"{st.dice[0]}{st.dice[1]}" if st.dice != (0, 0) else "",
-                               st.cube, -1 if st.cube_owner is None else st.cube_owner,
-                               1 if st.double_offered else 0, last_player, steps, frag, a.line,
+                               on_roll, f"{dice[0]}{dice[1]}" if dice != (0, 0) else "",
+                               cube, -1 if owner is None else owner,
+                               1 if offered else 0, last_player, steps, frag, a.line,
                                a.column, [], a.player, a.move_number,
                                self.analysis_entry(a, costs) if costs else -1])
             snap_of_action[id(a)] = base + i
             if base + i == 0:
-                self.first.append((s, {"last_play": prev.steps if last_player >= 0 else None,
+                first = Snapshot(number, a, pos, MatchState.of(*fields))
+                self.first.append((first, {"last_play": prev.steps if last_player >= 0 else None,
                                        "last_player": last_player if last_player >= 0 else None,
                                        "names": names}))
         # diagnostics: at their action's position (a game's or the match's at its first)

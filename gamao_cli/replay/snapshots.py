@@ -31,7 +31,7 @@ _MISSING: Any = object()
 #: entry with its IDs
 _STATES: BoundedCache[tuple, MatchState | None] = BoundedCache(1 << 14)
 #: their IDs alone (see :func:`game_state_ids`), by the same fields
-_STATE_IDS: BoundedCache[tuple, tuple[str, str] | None] = BoundedCache(1 << 14)
+_STATE_IDS: BoundedCache[tuple, tuple[tuple[str, str], tuple] | None] = BoundedCache(1 << 14)
 
 
 class Snapshot:
@@ -109,12 +109,19 @@ def game_states(match: m.Match, report: MatchReport) -> list[list[tuple[Any, Mat
     return _placed(match, report, _STATES, _state_or_none)
 
 
-def game_state_ids(match: m.Match, report: MatchReport) -> list[list[tuple[Any, tuple[str, str]]]]:
-    """:func:`game_states` with each state's ``(Match ID, XGID tail)``
-    (:func:`~gamao_cli.ids.board.state_ids`) in place of the state, made
-    without the state objects: for a caller that wants only the IDs (an
-    export's rows)."""
-    return _placed(match, report, _STATE_IDS, state_ids_of)
+def game_state_ids(match: m.Match, report: MatchReport
+                   ) -> list[list[tuple[Any, tuple[tuple[str, str], tuple]]]]:
+    """:func:`game_states` with, in place of each state, its ``(Match ID,
+    XGID tail)`` (:func:`~gamao_cli.ids.board.state_ids`) and its fields
+    (in :class:`MatchState`'s order: ``MatchState.of(*fields)`` is the
+    state), made without the state objects: for a caller that wants only
+    the IDs and fields (an export's rows, a page's positions)."""
+    return _placed(match, report, _STATE_IDS, _ids_and_fields)
+
+
+def _ids_and_fields(*fields: Any) -> tuple[tuple[str, str], tuple] | None:
+    ids = state_ids_of(*fields)
+    return None if ids is None else (ids, fields)
 
 
 def _state_or_none(*fields: Any) -> MatchState | None:

@@ -355,7 +355,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                     ids = ids_of.get(id(a))
                     pid, field, mine, theirs = board_facts(pos.me, pos.opp, turn == 1)
                     if ids is not None and pid is not None:
-                        mid_g, tail = ids
+                        mid_g, tail = ids[0]
                         xg = "XGID=" + field + tail
                     else:   # no state, or a position no ID holds (replayed as written)
                         pid = None
