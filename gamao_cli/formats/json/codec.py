@@ -25,10 +25,10 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from gamao_cli import model as m
 from gamao_cli.errors import NotAMatchFile, SchemaProblem, SyntaxProblem, WriteRefused
 from gamao_cli.messages import Msg
-from gamao_cli.ids import position_id
+from gamao_cli.ids.board import board_facts
 from gamao_cli.model import parse_steps
 from gamao_cli.replay.replay import GameResult, Replays, validate_match
-from gamao_cli.replay.snapshots import snapshots
+from gamao_cli.replay.snapshots import game_state_ids
 
 from ..base import LazyAnalysis, Note, WriteResult
 from ..limits import MAX_DIGITS, MAX_JSON_DEPTH, fits, play_problem, too_long
@@ -48,7 +48,10 @@ _TYPES = {
 _CLASSES = {v: k for k, v in _TYPES.items()}
 
 
-def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
+def _action_json(a: m.ActionType, record, state: tuple[str, str] | None = None
+                 ) -> dict[str, Any]:
+    """An action's document; ``record``: its replay's, ``state``: the Match
+    ID and XGID tail of the state before it (:func:`game_state_ids`)."""
     d: dict[str, Any] = {"type": _TYPES[type(a)], "player": a.player, "move": a.move_number,
                          "line": a.line, "column": a.column}
     if isinstance(a, m.Play):
@@ -83,25 +86,21 @@ def _action_json(a: m.ActionType, record, snap=None) -> dict[str, Any]:
             d["steps"] = [{"from": s, "to": t, "hit": h} for s, t, h in record.steps]
         d["cube"] = record.cube
         d["cube_owner"] = record.cube_owner
-        if record.position is not None and record.turn is not None:
+        pos = record.position
+        if pos is not None and record.turn is not None:
             d["on_roll"] = record.turn
-            try:
-                d["position_id"] = snap.position_id if snap is not None else \
-                    position_id(record.position.me, record.position.opp)
-            except ValueError:
-                # an illegal play replayed as written can leave a position no
-                # ID can hold (both players on one point): no IDs then
-                snap = None
-    if snap is not None:
-        try:
-            d["match_id"] = snap.match_id
-            d["xgid"] = snap.xgid
-        except ValueError:
-            pass
+            pid, field = board_facts(pos.me, pos.opp, record.turn == 1)[:2]
+            if pid is not None:
+                d["position_id"] = pid
+                if state is not None:   # (the Match ID and XGID tail of its state)
+                    d["match_id"] = state[0]
+                    d["xgid"] = "XGID=" + field + state[1]
+            # else an illegal play replayed as written left a position no ID
+            # can hold (both players on one point): no IDs then
     return d
 
 
-def _game_json(game: m.Game, result, snaps: dict) -> dict[str, Any]:
+def _game_json(game: m.Game, result, states: dict) -> dict[str, Any]:
     records = {id(r.action): r for r in result.records}
     sl = game.score
     return {
@@ -112,7 +111,7 @@ def _game_json(game: m.Game, result, snaps: dict) -> dict[str, Any]:
             "ratings": list(sl.ratings), "line": sl.line},
         "score_before": list(result.score_before),
         "crawford": result.crawford,
-        "actions": [_action_json(a, records.get(id(a)), snaps.get(id(a)))
+        "actions": [_action_json(a, records.get(id(a)), states.get(id(a)))
                     for a in game.actions],
         "comments": list(game.comments),
         "result": {"winner": result.winner, "points": result.points,
@@ -156,7 +155,7 @@ def match_to_json(match: m.Match) -> dict[str, Any]:
 
 
 class _OneGame:
-    """The replay of one game, as :func:`snapshots` takes a match's."""
+    """The replay of one game, as :func:`game_state_ids` takes a match's."""
 
     __slots__ = ("games",)
 
@@ -173,8 +172,9 @@ def _games_one_by_one(match: m.Match, report):
     results += [GameResult(g.number) for g in match.games[len(results):]]
     for g, r in zip(match.games, results):
         view = m.Match(match.length, [g], match.tags, match.comments, match.path)
-        snaps = {id(s.action): s for s in snapshots(view, _OneGame(r))} if r.records else {}
-        yield _game_json(g, r, snaps)
+        states = {id(rec.action): ids for placed in game_state_ids(view, _OneGame(r))
+                  for rec, (ids, _fields) in placed} if r.records else {}
+        yield _game_json(g, r, states)
 
 
 # Laid out one item a line, indented; everything else is written on one line
