@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -68,3 +70,24 @@ def test_main_called_by_a_program_still_raises_systemexit():
             "print('after')\n")
     p = _python(code)
     assert p.stdout.splitlines()[-2:] == ["exit 1", "after"], p.stdout + p.stderr
+
+
+def test_the_collector_is_paused_for_a_block_and_left_as_it_was():
+    import gc
+
+    from gamao_cli.cli import collector_paused
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(KeyError):
+        with collector_paused():
+            raise KeyError("x")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()   # a caller's own setting is kept
+    finally:
+        gc.enable()

@@ -18,9 +18,10 @@ code is what its findings give, never 0 because the reader left.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
 
 import click
 
@@ -207,6 +208,25 @@ def _tune_gc() -> None:
     import gc
     gc.freeze()
     gc.set_threshold(GC_THRESHOLD, 20, 100)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the ``with`` block, then
+    as it was: for building one big output (a conversion of one file),
+    where what is made lives until it is written, so that every collection
+    on the way walks objects that cannot be garbage (a match of 7,911 games
+    to HTML: 15 collections of the middle generation, 0.3 s of 4 s) and
+    almost nothing made is a cycle (about a hundred unreachable objects at
+    the end of such a run; reference counting frees the rest)."""
+    import gc
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _exit_without_teardown(exc: SystemExit) -> None:

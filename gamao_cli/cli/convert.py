@@ -32,9 +32,11 @@ def _convert_one(path: str, target: str, out: str, force: bool, strict: bool) ->
     gamao on this file (any other exception) is its GM008 diagnostic and
     exit code 3, and the caller goes on with the other files
     (``GAMAO_DEBUG=1`` lets the exception through)."""
+    from gamao_cli.cli import collector_paused
     name = label(path)
     try:
-        return _convert_steps(path, name, target, out, force, strict)
+        with collector_paused():   # what a conversion makes lives until it is written
+            return _convert_steps(path, name, target, out, force, strict)
     except _Failed as failed:
         if os.environ.get("GAMAO_DEBUG") == "1":
             raise failed.exc from None

@@ -45,7 +45,7 @@ import html
 import json
 import os
 import xml.etree.ElementTree as ET
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .. import model as m
 from ..i18n import _, get_language, ngettext, pgettext
@@ -58,7 +58,7 @@ from ..analysis.decisions import decisions_of
 from ..analysis.figures import MatchFigures, match_figures
 from .svg import DEFAULT_COLOURS, Layout, board_element
 
-__all__ = ["FIELDS", "diagnostic_fragment", "replay_page", "report_page"]
+__all__ = ["FIELDS", "diagnostic_fragment", "replay_page", "replay_page_parts", "report_page"]
 
 #: The fields of a position in the page's data, in order.
 FIELDS = ("game", "counts", "pid", "mid", "xgid", "onRoll", "dice", "cube", "owner", "offered",
@@ -69,6 +69,19 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 #: of a translation table: byte ``n`` of a count is its character
 _COUNT_BYTES = bytes(ord(_DIGITS[min(n, 35)]) for n in range(256))
 _RESULTS = (m.Win, m.Loss, m.Resign)
+#: a position's dice as the page's data writes them, by the state's dice
+_DICE_TEXT = {(0, 0): "", **{(d1, d2): f"{d1}{d2}" for d1 in range(1, 7) for d2 in range(1, 7)}}
+#: the diagnostics of a position that has none (one for all; the JSON of a
+#: tuple is a list): :func:`_add_diag` gives a position a list of its own
+_NO_DIAGS: tuple = ()
+
+
+def _add_diag(row: list[Any], index: int) -> None:
+    """Add diagnostic ``index`` to the page data's position ``row``."""
+    if row[15] is _NO_DIAGS:
+        row[15] = [index]
+    else:
+        row[15].append(index)
 _CUBE = (m.Double, m.Take, m.Drop)
 
 
@@ -366,66 +379,72 @@ class _Page:
             report = validate_match(match, keep_records=True)
         names = _names(match)
         prefix = "" if k == 0 else f"match{k + 1}-"
-        # the positions, each (game number, record, (Match ID, XGID tail),
-        # the state's fields): the states' IDs without the state objects
-        snaps = [(g.number, r, ids, fields)
-                 for g, placed in zip(match.games, game_state_ids(match, report))
-                 for r, (ids, fields) in placed]
         figures = _figures(match)
         costs = figures.errors if figures is not None else {}
-        game_of: dict[int, int] = {}
         base_game = len(self.games)
-        for gi, g in enumerate(match.games):
-            for a in g.actions:
-                game_of[id(a)] = base_game + gi
-        # the play that led to each recorded position: the last roll before it
-        last_roll: dict[int, Any] = {}
-        for res in report.games:
-            prev = None
-            for r in res.records:
-                last_roll[id(r.action)] = prev
-                if isinstance(r.action, m.ROLLS):
-                    prev = r
-                elif isinstance(r.action, m.SetUp):
-                    prev = None   # no play led to a set position: no arrows
         results = {gi: res for gi, res in enumerate(report.games)}
         for gi, g in enumerate(match.games):
             res = results.get(gi)
             self.games.append({"match": k, "number": g.number,
                                "score": list(res.score_before) if res else [0, 0],
                                "crawford": bool(res.crawford) if res else False, "first": -1})
+        # the positions, each (game index, game number, record, (Match ID,
+        # XGID tail), the state's fields, the roll before it): the states'
+        # IDs without the state objects
+        snaps = []
+        for gi, (g, res, placed) in enumerate(zip(match.games, report.games,
+                                                  game_state_ids(match, report))):
+            # the play that led to each recorded position: the last roll
+            # before it (placed: the game's records that have a position, in
+            # their order)
+            prev = None
+            records = iter(res.records)
+            for r, (ids, fields) in placed:
+                for q in records:
+                    if q is r:
+                        break
+                    if isinstance(q.action, m.ROLLS):
+                        prev = q
+                    elif isinstance(q.action, m.SetUp):
+                        prev = None   # no play led to a set position: no arrows
+                snaps.append((base_game + gi, g.number, r, ids, fields, prev))
+                if isinstance(r.action, m.ROLLS):
+                    prev = r
+                elif isinstance(r.action, m.SetUp):
+                    prev = None
         # fragments: the shortest that leads back to each position
         first_of: dict[tuple, int] = {}
         count_of: dict[tuple, int] = {}
         base = len(self.snaps)
-        for i, (number, r, _ids, _fields) in enumerate(snaps):
+        for i, (_gidx, number, r, _ids, _fields, _prev) in enumerate(snaps):
             a = r.action
             first_of.setdefault((number, a.move_number), i)
             key = (number, a.move_number, a.player)
             count_of[key] = count_of.get(key, 0) + 1
         snap_of_action: dict[int, int] = {}
-        for i, (number, r, state_ids, fields) in enumerate(snaps):
+        games = self.games
+        rows = self.snaps
+        for i, (gidx, number, r, state_ids, fields, prev) in enumerate(snaps, base):
             a = r.action
-            gidx = game_of.get(id(a), base_game)
-            if self.games[gidx]["first"] < 0:
-                self.games[gidx]["first"] = base + i
-            if a.move_number is None:
-                frag = f"g{number}end" if first_of[(number, None)] == i else f"s{base + i}"
-            elif first_of[(number, a.move_number)] == i:
-                frag = f"g{number}m{a.move_number}"
-            elif count_of[(number, a.move_number, a.player)] == 1:
-                frag = f"g{number}m{a.move_number}" + ("l" if a.player == 0 else "r")
+            if games[gidx]["first"] < 0:
+                games[gidx]["first"] = i
+            move = a.move_number
+            if move is None:
+                frag = f"g{number}end" if first_of[(number, None)] == i - base else f"s{i}"
+            elif first_of[(number, move)] == i - base:
+                frag = f"{prefix}g{number}m{move}"
+            elif count_of[(number, move, a.player)] == 1:
+                frag = f"{prefix}g{number}m{move}" + ("l" if a.player == 0 else "r")
             else:
-                frag = f"s{base + i}"
-            if not frag.startswith("s"):
+                frag = f"s{i}"
+            if move is None and frag[0] != "s":
                 frag = prefix + frag
             # (MatchState's fields: cube, owner, on roll, Crawford, game state,
             # turn, offered, resignation, dice, length, score, Jacoby)
             cube, owner, on_roll, _c, _g, _t, offered, _r, dice = fields[:9]
-            prev = last_roll.get(id(a))
             steps: list[int] = []
             last_player = -1
-            if prev is not None and isinstance(prev.action, m.Play) and prev.steps:
+            if prev is not None and prev.steps and isinstance(prev.action, m.Play):
                 last_player = prev.action.player
                 for src, dst, hit in prev.steps:
                     if 0 <= src <= 25 and 0 <= dst <= 25:
@@ -445,14 +464,12 @@ class _Page:
                 # players on one point (after an illegal play): no ID holds
                 # that position, so it has none (its diagnostic says why)
                 ids = ("", "", "")
-            self.snaps.append([gidx, counts, *ids,
-                               on_roll, f"{dice[0]}{dice[1]}" if dice != (0, 0) else "",
-                               cube, -1 if owner is None else owner,
-                               1 if offered else 0, last_player, steps, frag, a.line,
-                               a.column, [], a.player, a.move_number,
-                               self.analysis_entry(a, costs) if costs else -1])
-            snap_of_action[id(a)] = base + i
-            if base + i == 0:
+            rows.append([gidx, counts, *ids, on_roll, _DICE_TEXT[dice], cube,
+                         -1 if owner is None else owner, 1 if offered else 0, last_player,
+                         steps, frag, a.line, a.column, _NO_DIAGS, a.player, move,
+                         self.analysis_entry(a, costs) if costs else -1])
+            snap_of_action[id(a)] = i
+            if i == 0:
                 first = Snapshot(number, a, pos, MatchState.of(*fields))
                 self.first.append((first, {"last_play": prev.steps if last_player >= 0 else None,
                                        "last_player": last_player if last_player >= 0 else None,
@@ -467,8 +484,9 @@ class _Page:
             di = len(self.diags)
             where = _where(d)
             if action is not None and id(action) in snap_of_action:
-                frag = self.snaps[snap_of_action[id(action)]][12]
-                self.snaps[snap_of_action[id(action)]][15].append(di)
+                row = self.snaps[snap_of_action[id(action)]]
+                frag = row[12]
+                _add_diag(row, di)
             else:
                 frag = diagnostic_fragment(d, names, matches=2)
                 if frag.startswith("g") or frag.startswith("L"):
@@ -479,7 +497,7 @@ class _Page:
                 elif gi is None and snaps:
                     target = base
                 if target is not None:
-                    self.snaps[target][15].append(di)
+                    _add_diag(self.snaps[target], di)
             self.diags.append([d.code, d.severity, _diag_text(d), where])
             if action is not None:
                 diags_of_action.setdefault(id(action), []).append(d)
@@ -682,6 +700,23 @@ def replay_page(matches_with_reports: Iterable[Any], *, path: str, bottom: int =
     board round). ``colours``: as for :func:`gamao_cli.render.svg.board`.
     ``title``: the page's title (default: the file name and the players).
     """
+    return "".join(replay_page_parts(matches_with_reports, path=path, bottom=bottom,
+                                     colours=colours, title=title))
+
+
+#: where the move lists and the page's data go in the filled template: no
+#: value put into it can hold these ("<" is escaped in every one)
+_SECTIONS_MARK = "<\x00sections>"
+_DATA_MARK = "<\x00data>"
+
+
+def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom: int = 1,
+                      colours: Mapping[str, str] | None = None, title: str | None = None
+                      ) -> Iterator[str]:
+    """:func:`replay_page` piece by piece, the pieces joined being the page:
+    for a writer that writes them as they come, so that the page of a big
+    match is never one string (nor its bytes) in memory. The page is made
+    (and its arguments checked) when the first piece is taken."""
     if bottom not in (0, 1):
         raise ValueError(f"bottom must be 0 or 1, got {bottom!r}")
     page = _Page(bottom)
@@ -712,13 +747,31 @@ def replay_page(matches_with_reports: Iterable[Any], *, path: str, bottom: int =
         diag_section = ('<section class="all-diags" aria-labelledby="diags-h">'
                         '<h2 id="diags-h">' + _e(_("Diagnostics")) + '</h2><ul class="diags">'
                         + "".join(page.diag_items) + "</ul></section>")
-    return _PAGE.format(**_page_words(),
+    filled = _PAGE.format(**_page_words(),
         title=_e(title), heading=_e(name), path=_e(path), summary=_e(summary), css=_CSS,
-        board=_board_svg(page, colours), sections="\n".join(page.sections),
-        diagnostics=diag_section, data=_json_for_script(data), script=_SCRIPT,
+        board=_board_svg(page, colours), sections=_SECTIONS_MARK,
+        diagnostics=diag_section, data=_DATA_MARK, script=_SCRIPT,
         disabled="" if n else " disabled",
         pid=_e(page.snaps[0][2]) if n else "", mid=_e(page.snaps[0][3]) if n else "",
         xgid=_e("XGID=" + page.snaps[0][4]) if n else "")
+    head, rest = filled.split(_SECTIONS_MARK)
+    middle, tail = rest.split(_DATA_MARK)
+    script_data = _json_for_script(data)
+    # the positions are in the JSON now: what they took goes before the
+    # page is written
+    del data
+    page.snaps = []
+    sections, page.sections = page.sections, []
+    yield head
+    for i, section in enumerate(sections):
+        if i:
+            yield "\n"
+        yield section
+    del sections
+    yield middle
+    yield script_data
+    del script_data
+    yield tail
 
 
 def report_page(file_results: Iterable[Any],

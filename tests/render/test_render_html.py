@@ -229,3 +229,22 @@ def test_the_nu_html_checker_finds_nothing(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and not out.stdout.strip() and not out.stderr.strip(), \
         out.stdout + out.stderr
+
+
+def test_the_html_writer_hands_the_page_over_in_pieces():
+    """``convert --to html`` writes the page as it is made: the writer's
+    result is pieces not yet made, the move lists and the page's data each
+    a piece of its own, and what is written is a whole page."""
+    from gamao_cli import formats
+    matches = read_matches((ROOT / "examples" / "illegal-play.mat").read_text(encoding="utf-8"),
+                           "illegal-play.mat")
+    result = formats.get("html").write(matches)
+    assert result.consumed is False
+    pieces = list(result.iter_chunks())
+    assert len(pieces) >= 5
+    assert pieces[0].startswith("<!DOCTYPE html>") and pieces[-1].rstrip().endswith("</html>")
+    data = [p for p in pieces if p.startswith('{"fields":')]
+    assert len(data) == 1 and pieces[pieces.index(data[0]) - 1].endswith('id="gamao-data">')
+    page = "".join(pieces)
+    assert html_problems(page) == []
+    assert len(page_data(page)["snaps"]) > 0
