@@ -41,7 +41,8 @@ def write_html_report(results: Iterable, folder: str, force: bool = False) -> st
     from gamao_cli.formats import members
     from gamao_cli.errors import InputError, OutputError
     from gamao_cli.i18n import _
-    from gamao_cli.render.html import replay_page, report_page
+    from gamao_cli.cli import collector_paused
+    from gamao_cli.render.html import replay_page_parts, report_page
     from gamao_cli.replay.replay import Replays
 
     results = list(results)
@@ -75,8 +76,12 @@ def write_html_report(results: Iterable, folder: str, force: bool = False) -> st
     links: dict[str, str] = {}
     replays = Replays()
     for r, name, matches in todo:
-        page = replay_page([(mt, replays.of(mt)) for mt in matches], path=r.path)
-        atomic_write(os.path.join(pages_dir, name), xml_safe(page), force=force)
+        # (as convert --to html writes a page: piece by piece, the collector
+        # paused while it is made)
+        with collector_paused():
+            parts = replay_page_parts([(mt, replays.of(mt)) for mt in matches], path=r.path)
+            atomic_write(os.path.join(pages_dir, name), (xml_safe(p) for p in parts),
+                         force=force)
         links[r.path] = f"pages/{name}"
     atomic_write(index, xml_safe(report_page(results, links)), force=force)
     return index
