@@ -455,15 +455,31 @@ class Resolver:
         or the only one that can be played), which is what
         :meth:`play_is_legal` finds without listing plays. Else ``None``,
         the arrays as they were (the full path decides: :meth:`resolve_play`
-        then finds this reading, or another)."""
-        pos = _position(tuple(me), tuple(opp))
+        then finds this reading, or another).
+
+        The last checker borne off by one die when either die bears it off
+        (a game's last play, mostly): the game ends there, no other die can
+        be played, and both dice leave the same position, so the play is
+        legal without a look at the other plays.
+
+        >>> me = [14] + [0] * 25; me[2] = 1; opp = [0] * 26
+        >>> Resolver().play_fewer_in_place(me, opp, ((2, 5),), 5, 4), me[0], me[2]
+        ((), 15, 0)
+        """
         hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
         used = len(plan)
+        if used == 1:
+            src, d = plan[0]
+            if src <= lo and src <= d and me[src] == 1 and sum(me) - me[0] == 1:
+                # (max_dice_playable would say 1: nothing is left to play)
+                return play_plan(me, opp, plan, marked)
+        pos = _position(tuple(me), tuple(opp))
         if used != max_dice_playable(pos, hi, lo):
             return None
         if used == 1 and hi != lo:
-            src, d = plan[0]
-            if src <= d or not (d == hi or not die_playable(pos, hi)):
+            # (the plan says which die it plays, a checker borne off too:
+            # the higher, or the lower when the higher cannot be played)
+            if not (plan[0][1] == hi or not die_playable(pos, hi)):
                 return None
         return play_plan(me, opp, plan, marked)
 
