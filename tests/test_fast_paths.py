@@ -302,6 +302,29 @@ def test_the_fast_replay_matches_the_full_replay_on_the_corpus():
     assert fast == [report_dump(mt, fast=False, keep_records=True) for mt in matches]
 
 
+CORPUS2 = Path(__file__).resolve().parents[2] / "shared" / "corpus2"
+
+
+@pytest.mark.skipif(not CORPUS2.is_dir(), reason=f"the second corpus is not at {CORPUS2}")
+def test_the_fast_replay_matches_the_full_replay_on_every_format_of_the_second_corpus():
+    """As above, on ../shared/corpus2: the real records, GNU Backgammon's
+    SGF and text exports, eXtreme Gammon's and BGBlitz's files, whose
+    plays come as die steps ("6/1 1/0") as often as movements."""
+    from gamao_cli.errors import GamaoError
+    from gamao_cli.formats import members
+    matches = []
+    for p in sorted(CORPUS2.rglob("*")):
+        if p.is_file() and p.suffix.lower() not in (".json", ".md", ".tsv", ".csv"):
+            try:
+                matches.extend(members.read_path(str(p)))
+            except GamaoError:
+                pass
+    assert len(matches) > 150
+    for keep in (False, True):
+        assert [report_dump(mt, keep_records=keep) for mt in matches] == \
+            [report_dump(mt, fast=False, keep_records=keep) for mt in matches]
+
+
 # -- the board ----------------------------------------------------------------
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
@@ -481,6 +504,43 @@ def test_a_play_of_fewer_dice_is_resolve_plays_reading():
                 # and its steps (what a record keeps) are resolve_play's
                 assert steps_of_plan(plan, hits) == res.steps
     assert taken > 500 and left > 500, (taken, left)
+
+
+def test_one_checker_moved_by_both_dice_the_other_way_is_resolve_plays_reading():
+    """A movement of one checker by both dice whose written order is
+    blocked, read the other way round (what the replay's run of plays does
+    before it sends a play the full way): where that plays, it is what
+    resolve_play reads of the movement (position, hits, steps); where it
+    does not, resolve_play finds no legal reading either."""
+    from gamao_cli.rules.resolve import Resolver, other_order_plan, play_plan, steps_of_plan
+    resolver = Resolver(memo=False)
+    rng = random.Random(23)
+    taken = refused = 0
+    for pos in random_positions(1500, seed=12) + tight_positions(300, seed=13):
+        for d1, d2 in rng.sample([r for r in ROLLS if r[0] != r[1]], 6):
+            for src in rng.sample(range(2, 26), 8):
+                dst = max(src - d1 - d2, 0)
+                moves = ((src, dst),)
+                plan = resolver.plan(moves, d1, d2)
+                if not plan:
+                    continue
+                me, opp = list(pos.me), list(pos.opp)
+                if play_plan(me, opp, plan, None) is not None:
+                    continue   # the written order plays: not this case
+                alt = other_order_plan(plan)
+                assert alt and alt[0][1] == plan[1][1] and alt[1][1] == plan[0][1]
+                hits = play_plan(me, opp, alt, None)
+                res = resolve_play(pos, moves, d1, d2)
+                if hits is None:
+                    assert (me, opp) == (list(pos.me), list(pos.opp))
+                    assert not res.legal
+                    refused += 1
+                    continue
+                taken += 1
+                assert res.legal and res.dice_used == 2
+                assert res.position == board.Position(tuple(me), tuple(opp))
+                assert steps_of_plan(alt, hits) == res.steps
+    assert taken > 200 and refused > 200, (taken, refused)
 
 
 def _rows_reference_check(match) -> int:

@@ -41,7 +41,7 @@ from gamao_cli.messages import Msg
 from gamao_cli.model.notation import format_steps
 from gamao_cli.rules import CubeState, Offer, Outcome, Position, Resolver, Why
 from gamao_cli.rules.position import _position
-from gamao_cli.rules.resolve import fewer_dice_plan, play_plan, steps_of_plan
+from gamao_cli.rules.resolve import fewer_dice_plan, other_order_plan, play_plan, steps_of_plan
 
 from .diagnostics import Diagnostic, SeverityCounts
 from .record_rules import Rules
@@ -473,6 +473,10 @@ class _GameReplay:
         Each play's die steps (:meth:`Resolver.plan`) are kept with its text
         (:class:`~gamao_cli.model.PlayText`), which all the plays written
         alike share, and played by :func:`~gamao_cli.rules.resolve.play_plan`.
+        A checker moved by both dice, written as one movement, whose
+        written order is blocked is played the other way round
+        (:func:`~gamao_cli.rules.resolve.other_order_plan`: the only other
+        reading of that movement) before the play goes the full way.
 
         With records kept (the writers' replay) each play gets the record
         :meth:`play` gives it: the position before it, the cube, its die
@@ -597,13 +601,23 @@ class _GameReplay:
                     hits = fewer(me, opp, plan, d1, d2, memo[2] if marks else None)
             else:
                 hits = None
+            other = False
+            if hits is None and whole:
+                # one checker moved by both dice, written as one movement,
+                # its written order blocked: the other order of its dice
+                # (what the full path reads then; not "6/1 1/0", steps the
+                # full path reads the other way with a note, GM126)
+                alt = other_order_plan(plan)
+                if alt and len((a.shape or a.play_shape())[0]) == 1:
+                    hits = play_plan(me, opp, alt, memo[2] if marks else None)
+                    plan, other = alt, True
             if hits is None:
                 # the full way (with the state as the plays before left it)
                 self._done(me, opp, turn, i - start, danced)
                 self.play_in_full(a)
                 return i + 1
             if records is not None:   # what play() records of it
-                if hits or not whole:
+                if hits or not whole or other:
                     steps = steps_of_plan(plan, hits)
                 else:
                     steps = memo[4]

@@ -271,6 +271,25 @@ def fewer_dice_plan(moves: Sequence[Move], d1: int, d2: int) -> tuple[tuple[int,
     return tuple(found[0]) if found and found[1] and found[0] else ()
 
 
+def other_order_plan(plan: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The plan of one checker moved by both dice of a roll of two
+    numbers, ``plan``'s two die steps, with its dice the other way round
+    (the only other reading of that movement, when it is written as one
+    movement: what the full path tries when the written order is blocked),
+    else ``()``.
+
+    >>> other_order_plan(((10, 5), (5, 1))), other_order_plan(((25, 3), (22, 6)))
+    (((10, 1), (9, 5)), ((25, 6), (19, 3)))
+    >>> other_order_plan(((13, 6), (8, 1))), other_order_plan(((6, 6), (0, 1)))
+    ((), ())
+    """
+    if len(plan) == 2:
+        (src, d1), (mid, d2) = plan
+        if d1 != d2 and mid == src - d1 > 0:
+            return ((src, d2), (src - d2, d1))
+    return ()
+
+
 def steps_of_plan(plan: Sequence[tuple[int, int]], hits: tuple[int, ...]) -> tuple[Step, ...]:
     """The die steps ``(from, to, hit)`` of the play :func:`play_plan` has
     just made of ``plan`` (and that hit ``hits``): what :meth:`Resolver.resolve_play`
