@@ -28,6 +28,7 @@ from gamao_cli import kernels
 from gamao_cli import model as m
 from gamao_cli.replay import replay
 from gamao_cli.replay.check import check_file
+from gamao_cli.rules import plays
 from gamao_cli.rules.resolve import _written_order_plan, play_plan
 
 from test_fast_paths import ROLLS, random_positions, readings, tight_positions
@@ -76,8 +77,35 @@ def test_the_whole_corpus_validates_the_same_with_and_without_the_kernel(monkeyp
     monkeypatch.setattr(KERNEL, "run", kernel_run)
     assert sum(calls) > 100_000 and sum(dances) > 10_000
     monkeypatch.setattr(replay, "_play_run", None)
+    monkeypatch.setattr(plays, "_MAX_DICE", [False])   # its max_dice too
     differ = [p for p in files if _outcome(p) != with_kernel[p]]
     assert not differ, differ[:10]
+
+
+def test_the_kernels_max_dice_is_max_dice_playables():
+    """The kernel's max_dice against the Python search, the reference, on
+    random positions and the tight ones (the bar against made points, the
+    last checkers of a bear-off), every roll; given lists or tuples."""
+    assert plays.max_dice_playable.__module__ == plays.__name__
+    seen = set()
+    for pos in random_positions(600, seed=31) + tight_positions(600, seed=32):
+        for d1, d2 in ROLLS:
+            expected = plays.max_dice_playable_reference(pos, d1, d2)
+            assert KERNEL.max_dice(pos.me, pos.opp, d1, d2) == expected, (pos, d1, d2)
+            assert KERNEL.max_dice(list(pos.me), list(pos.opp), d2, d1) == expected
+            seen.add((d1 == d2, expected))
+    assert seen >= {(False, 0), (False, 1), (False, 2), (True, 0), (True, 1), (True, 2),
+                    (True, 3), (True, 4)}, seen
+    # and max_dice_playable answers with it
+    assert plays._max_dice_kernel() is KERNEL.max_dice
+
+
+@pytest.mark.parametrize("args", [
+    ((0,) * 26, (0,) * 26, 0, 3), ((0,) * 26, (0,) * 26, 3, 7), ((0,) * 25, (0,) * 26, 3, 1),
+    ([0] * 26, [1.0] * 26, 3, 1), ((2 ** 62,) + (0,) * 25, (0,) * 26, 3, 1),
+    ((0,) * 26, (0,) * 26, True, 2)])
+def test_max_dice_declines_what_it_cannot_read(args):
+    assert KERNEL.max_dice(*args) == -1
 
 
 def _marks_variants(got, rng):

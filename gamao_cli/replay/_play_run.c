@@ -57,6 +57,12 @@
  *
  * play_plan(me, opp, plan, marked) is play_plan's twin on two lists, for
  * the tests: the points hit, or None and the lists as they were.
+ *
+ * max_dice(me, opp, d1, d2) is max_dice_playable's twin (rules/plays.py,
+ * _max_dice's search, die_step's tests in their order) on two sides given
+ * as tuples or lists of 26 ints: how many dice of d1-d2 a legal play uses;
+ * -1 for what it declines (dice off 1..6, a side that is no 26 exact ints
+ * of at most COUNT_LIMIT), which Python then works out.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -242,6 +248,126 @@ marks_agree(uint32_t hitmask, int nhits, PyObject *marked)
     if (nhits)
         return marked == NULL ? 1 : hits_are_marked(hitmask, nhits, marked);
     return marked == NULL || PySet_GET_SIZE(marked) == 0;
+}
+
+/* A side given as a tuple or a list into a C array: 1, else 0. */
+static int
+load_any_side(PyObject *seq, int64_t *side)
+{
+    if (PyList_CheckExact(seq))
+        return load_side(seq, side);
+    if (!PyTuple_CheckExact(seq) || PyTuple_GET_SIZE(seq) != SIDE)
+        return 0;
+    for (Py_ssize_t k = 0; k < SIDE; k++) {
+        long v;
+        if (!small_int(PyTuple_GET_ITEM(seq, k), &v) || v >= COUNT_LIMIT || v <= -COUNT_LIMIT)
+            return 0;
+        side[k] = v;
+    }
+    return 1;
+}
+
+/* _max_dice (rules/plays.py): the most of dice[i..n) playable from here,
+ * the sources tried from the highest down (for a double, no higher than
+ * the last one), each step as die_step allows it and as move_checker moves
+ * it, taken back after. */
+static int
+max_dice_from(int64_t *me, int64_t *opp, const int *dice, int n, int i, int top)
+{
+    if (i == n)
+        return n;
+    int d = dice[i];
+    int dbl = dice[0] == dice[n - 1];
+    int best = i;
+    int hi, lo;
+    if (me[25]) {                   /* the bar first: no other source */
+        if (top != 25)
+            return best;
+        hi = lo = 25;
+    }
+    else {
+        hi = top < 25 ? top : 24;
+        lo = 1;
+    }
+    for (int src = hi; src >= lo; src--) {
+        if (!me[src])
+            continue;
+        int t = src - d;
+        if (t > 0) {
+            if (opp[25 - t] >= 2)
+                continue;           /* the point is held */
+        }
+        else {
+            int outside = 0;
+            for (int p = 7; p < SIDE; p++)
+                if (me[p]) {
+                    outside = 1;
+                    break;
+                }
+            if (outside)
+                break;              /* every lower source would bear off too */
+            if (t) {
+                int higher = 0;
+                for (int p = src + 1; p < 7; p++)
+                    if (me[p]) {
+                        higher = 1;
+                        break;
+                    }
+                if (higher)
+                    continue;
+            }
+            t = 0;
+        }
+        int hit = 0;
+        me[src] -= 1;
+        me[t] += 1;
+        if (t && opp[25 - t] == 1) {
+            opp[25 - t] = 0;
+            opp[25] += 1;
+            hit = 1;
+        }
+        int r = max_dice_from(me, opp, dice, n, i + 1, dbl ? src : 25);
+        if (hit) {
+            opp[25] -= 1;
+            opp[25 - t] = 1;
+        }
+        me[t] -= 1;
+        me[src] += 1;
+        if (r > best) {
+            if (r == n)
+                return n;
+            best = r;
+        }
+    }
+    return best;
+}
+
+static PyObject *
+max_dice(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    int64_t me[SIDE], opp[SIDE];
+    long d1, d2;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "max_dice(me, opp, d1, d2)");
+        return NULL;
+    }
+    if (!small_int(args[2], &d1) || !small_int(args[3], &d2) || d1 < 1 || d1 > 6
+            || d2 < 1 || d2 > 6 || !load_any_side(args[0], me) || !load_any_side(args[1], opp))
+        return PyLong_FromLong(-1);
+    if (d1 < d2) {
+        long x = d1;
+        d1 = d2;
+        d2 = x;
+    }
+    int dice[4] = {(int)d1, (int)d2, (int)d1, (int)d1};
+    if (d1 == d2)
+        return PyLong_FromLong(max_dice_from(me, opp, dice, 4, 0, 25));
+    int a = max_dice_from(me, opp, dice, 2, 0, 25);
+    if (a == 2)
+        return PyLong_FromLong(2);
+    int other[2] = {(int)d2, (int)d1};
+    int b = max_dice_from(me, opp, other, 2, 0, 25);
+    return PyLong_FromLong(a > b ? a : b);
 }
 
 /* What a run with records kept needs (run_records): where the records go,
@@ -750,6 +876,8 @@ static PyMethodDef methods[] = {
      "before it or None, the mover's side kept or None)."},
     {"play_plan", (PyCFunction)(void (*)(void))play_plan, METH_FASTCALL,
      "play_plan(me, opp, plan, marked): resolve.play_plan's twin (for the tests)."},
+    {"max_dice", (PyCFunction)(void (*)(void))max_dice, METH_FASTCALL,
+     "max_dice(me, opp, d1, d2): plays.max_dice_playable's twin (-1: declined)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -297,8 +297,56 @@ def max_dice_playable(pos: Position, d1: int, d2: int) -> int:
     """How many dice a legal play of ``d1``-``d2`` uses (0 to 2, or 0 to 4
     for a double).
 
+    When the replay's optional C kernel is built, its ``max_dice`` (the
+    same search in C) answers, and :func:`max_dice_playable_reference`
+    answers what it declines; tests/test_play_run_kernel.py compares the
+    two on random and corpus positions.
+
     >>> max_dice_playable(start_position(), 6, 5), max_dice_playable(start_position(), 4, 4)
     (2, 4)
+    """
+    kernel = _MAX_DICE[0]
+    if kernel is None:
+        kernel = _max_dice_kernel()
+    if kernel:
+        found = kernel(pos.me, pos.opp, d1, d2)
+        if found >= 0:
+            return found
+    return max_dice_playable_reference(pos, d1, d2)
+
+
+def max_dice_of_sides(me: Sequence[int], opp: Sequence[int], d1: int, d2: int) -> int:
+    """:func:`max_dice_playable` of the position of the side arrays ``me``
+    (the mover's) and ``opp``, without a :class:`Position` made for the
+    kernel."""
+    kernel = _MAX_DICE[0]
+    if kernel is None:
+        kernel = _max_dice_kernel()
+    if kernel:
+        found = kernel(me, opp, d1, d2)
+        if found >= 0:
+            return found
+    return max_dice_playable_reference(_position(tuple(me), tuple(opp)), d1, d2)
+
+
+#: the kernel's max_dice, looked up at the first call (the kernel lives
+#: with the replay, which imports this module: not at import time); False
+#: when it is not built or GAMAO_PURE_PYTHON says not to use it
+_MAX_DICE: list = [None]
+
+
+def _max_dice_kernel():
+    from gamao_cli import kernels
+    module = kernels.kernel("gamao_cli.replay._play_run")
+    _MAX_DICE[0] = getattr(module, "max_dice", None) or False
+    return _MAX_DICE[0]
+
+
+def max_dice_playable_reference(pos: Position, d1: int, d2: int) -> int:
+    """:func:`max_dice_playable` in Python: the reference.
+
+    >>> max_dice_playable_reference(start_position(), 6, 5)
+    2
     """
     if d1 < d2:
         d1, d2 = d2, d1

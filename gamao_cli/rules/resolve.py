@@ -20,7 +20,7 @@ from typing import Any, Hashable, Mapping, Sequence
 
 from gamao_cli.model.notation import BoundedCache, movement_text
 
-from .plays import die_playable, find_plays, max_dice_playable
+from .plays import die_playable, find_plays, max_dice_of_sides, max_dice_playable
 from .position import Position, Step, _new_object, _position
 from .steps import HIT, POINT, StepProblem, die_step, move_checker, unmove_checker
 from .variants import start_position  # noqa: F401  (the examples use it)
@@ -492,13 +492,12 @@ class Resolver:
             if src <= lo and src <= d and me[src] == 1 and sum(me) - me[0] == 1:
                 # (max_dice_playable would say 1: nothing is left to play)
                 return play_plan(me, opp, plan, marked)
-        pos = _position(tuple(me), tuple(opp))
-        if used != max_dice_playable(pos, hi, lo):
+        if used != max_dice_of_sides(me, opp, hi, lo):
             return None
-        if used == 1 and hi != lo:
+        if used == 1 and hi != lo and plan[0][1] != hi:
             # (the plan says which die it plays, a checker borne off too:
             # the higher, or the lower when the higher cannot be played)
-            if not (plan[0][1] == hi or not die_playable(pos, hi)):
+            if die_playable(_position(tuple(me), tuple(opp)), hi):
                 return None
         return play_plan(me, opp, plan, marked)
 
