@@ -115,19 +115,28 @@ small_int(PyObject *o, long *v)
     return 1;
 }
 
-/* A side list into a C array: 1, else 0 (not a list of 26 exact ints). */
+/* A side list into a C array: 1, else 0 (not a list of 26 exact ints;
+ * with `tuples`, a tuple of them is taken too). */
 static int
-load_side(PyObject *list, int64_t *side)
+load_side_of(PyObject *seq, int64_t *side, int tuples)
 {
-    if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != SIDE)
+    if (!(PyList_CheckExact(seq) || (tuples && PyTuple_CheckExact(seq)))
+            || PySequence_Fast_GET_SIZE(seq) != SIDE)
         return 0;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t k = 0; k < SIDE; k++) {
         long v;
-        if (!small_int(PyList_GET_ITEM(list, k), &v) || v >= COUNT_LIMIT || v <= -COUNT_LIMIT)
+        if (!small_int(items[k], &v) || v >= COUNT_LIMIT || v <= -COUNT_LIMIT)
             return 0;
         side[k] = v;
     }
     return 1;
+}
+
+static int
+load_side(PyObject *list, int64_t *side)
+{
+    return load_side_of(list, side, 0);
 }
 
 /* Write the counts that changed back to the list: 0, or -1 with an error. */
@@ -250,23 +259,6 @@ marks_agree(uint32_t hitmask, int nhits, PyObject *marked)
     return marked == NULL || PySet_GET_SIZE(marked) == 0;
 }
 
-/* A side given as a tuple or a list into a C array: 1, else 0. */
-static int
-load_any_side(PyObject *seq, int64_t *side)
-{
-    if (PyList_CheckExact(seq))
-        return load_side(seq, side);
-    if (!PyTuple_CheckExact(seq) || PyTuple_GET_SIZE(seq) != SIDE)
-        return 0;
-    for (Py_ssize_t k = 0; k < SIDE; k++) {
-        long v;
-        if (!small_int(PyTuple_GET_ITEM(seq, k), &v) || v >= COUNT_LIMIT || v <= -COUNT_LIMIT)
-            return 0;
-        side[k] = v;
-    }
-    return 1;
-}
-
 /* _max_dice (rules/plays.py): the most of dice[i..n) playable from here,
  * the sources tried from the highest down (for a double, no higher than
  * the last one), each step as die_step allows it and as move_checker moves
@@ -352,7 +344,7 @@ max_dice(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     if (!small_int(args[2], &d1) || !small_int(args[3], &d2) || d1 < 1 || d1 > 6
-            || d2 < 1 || d2 > 6 || !load_any_side(args[0], me) || !load_any_side(args[1], opp))
+            || d2 < 1 || d2 > 6 || !load_side_of(args[0], me, 1) || !load_side_of(args[1], opp, 1))
         return PyLong_FromLong(-1);
     if (d1 < d2) {
         long x = d1;
