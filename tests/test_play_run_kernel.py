@@ -100,6 +100,91 @@ def test_the_kernels_max_dice_is_max_dice_playables():
     assert plays._max_dice_kernel() is KERNEL.max_dice
 
 
+def _python_memo(text, d1, d2):
+    """The memo the Python loop makes of a play text and a roll when its
+    plan plays the whole roll, else None."""
+    from gamao_cli.model.notation import shape_of
+    try:
+        shape = shape_of(text)
+        plan = replay.RESOLVER.plan(shape[0], d1, d2)
+    except ValueError:
+        return None
+    return (d1 << 3 | d2, plan, shape[1], (), None) if plan else None
+
+
+def _memo_texts():
+    texts = set()
+    for p in _all_corpus_files()[::3]:
+        try:
+            matches = replay_read(p)
+        except Exception:
+            continue
+        for mt in matches:
+            for g in mt.games:
+                for a in g.actions:
+                    if type(a) is m.Play and a._written is not None:
+                        texts.add((a._written.text, a.dice))
+    return texts
+
+
+def replay_read(p):
+    from gamao_cli.formats import members
+    return members.read_path(str(p))
+
+
+def test_the_kernels_memo_of_a_text_is_the_python_loops():
+    """The memo the kernel makes of a play's text (its movements and marks
+    as shape_of reads them, its written-order plan) is the Python loop's,
+    for the texts of the corpora with their roll and with every roll, and
+    for odd texts; what it declines is left to Python (None)."""
+    texts = _memo_texts()
+    assert len(texts) > 5000
+    made = declined = 0
+    for text, (d1, d2) in sorted(texts):
+        for roll in [(d1, d2)] + ROLLS[::5]:
+            got = KERNEL.text_memo(text, *roll)
+            expected = _python_memo(text, *roll)
+            if got is None:
+                declined += 1
+                if roll == (d1, d2) and expected is not None:
+                    assert not text.isascii() or "\t" in text or "(" in text, text
+            else:
+                made += 1
+                assert got == expected, (text, roll, got, expected)
+    assert made > 5000, (made, declined)
+    rng = random.Random(41)
+    alphabet = ["1", "2", "3", "6", "8", "13", "24", "25", "0", "bar", "Bar", "b", "off", "O",
+                "/", "/", "*", " ", "  ", "(2)", "(3)", "(0)", "(", ")", "x", "99", "007", "\t"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9)))
+        for roll in rng.sample(ROLLS, 2):
+            got = KERNEL.text_memo(text, *roll)
+            if got is not None:
+                assert got == _python_memo(text, *roll), (text, roll, got)
+                made += 1
+    assert KERNEL.text_memo("8/5 6/5", 3, 1) == (3 << 3 | 1, ((8, 3), (6, 1)), frozenset(), (),
+                                                 None)
+    assert KERNEL.text_memo("24/20* 13/11", 4, 2)[2] == frozenset({20})
+
+
+def test_the_loop_makes_the_memo_it_lacks():
+    """A play whose text has no memo yet is played by the kernel, which
+    makes its memo, rather than left to the Python loop (which would make
+    the play's shape on the way)."""
+    from gamao_cli.formats.mat.reader import read_matches
+    text = (" 1 point match\n\n Game 1\n A : 0     B : 0\n"
+            "  1) 31: 8/5 6/5     42: 8/4 6/4\n  2) 53: 8/3 6/3     61: 13/7 8/7\n")
+    match = read_matches(text, "x.mat")[0]
+    later = [a for a in match.games[0].actions if type(a) is m.Play][1:]
+    for a in later:
+        a._written.plan = None
+        a._written.shape = a.shape = None
+    assert replay.validate_match(match).errors == 0
+    assert [a._written.plan[1] for a in later] == [((8, 4), (6, 2)), ((8, 5), (6, 3)),
+                                                   ((13, 6), (8, 1))]
+    assert all(a.shape is None and a._written.shape is None for a in later)
+
+
 @pytest.mark.parametrize("args", [
     ((0,) * 26, (0,) * 26, 0, 3), ((0,) * 26, (0,) * 26, 3, 7), ((0,) * 25, (0,) * 26, 3, 1),
     ([0] * 26, [1.0] * 26, 3, 1), ((2 ** 62,) + (0,) * 25, (0,) * 26, 3, 1),

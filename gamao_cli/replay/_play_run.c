@@ -58,6 +58,17 @@
  * play_plan(me, opp, plan, marked) is play_plan's twin on two lists, for
  * the tests: the points hit, or None and the lists as they were.
  *
+ * bind_memo(shape_of) lets the loop make a play's memo when it is missing
+ * (or for another roll), as the Python loop makes it: for a PlayText whose
+ * shape_of is that function (notation.shape_of), the movements and
+ * hit-marked points of its text as shape_of reads them, and the
+ * written-order plan of _written_order_plan (resolve.py); only when the
+ * text is plain (ASCII steps of points 0-99, "bar", "b", "off", "o", a "*"
+ * after a point, a "(n)" repeat of 1-9, one or more spaces between) and the
+ * plan plays the whole roll: (roll, plan, marked, (), None) goes into the
+ * text's plan slot. Anything else is left to Python, which makes it.
+ * text_memo(text, d1, d2) gives that memo, or None, for the tests.
+ *
  * max_dice(me, opp, d1, d2) is max_dice_playable's twin (rules/plays.py,
  * _max_dice's search, die_step's tests in their order) on two sides given
  * as tuples or lists of 26 ints: how many dice of d1-d2 a legal play uses;
@@ -257,6 +268,231 @@ marks_agree(uint32_t hitmask, int nhits, PyObject *marked)
     if (nhits)
         return marked == NULL ? 1 : hits_are_marked(hitmask, nhits, marked);
     return marked == NULL || PySet_GET_SIZE(marked) == 0;
+}
+
+/* What bind_memo binds: notation.shape_of, and where PlayText keeps its
+ * text and its shape_of. */
+static PyObject *shape_of_fn = NULL;
+static Py_ssize_t off_text, off_shape_of;
+
+#define MAX_MOVES 8
+
+/* shape_of (model/notation.py) of a plain ASCII text: its movements into
+ * src/dst (their number), the hit-marked points into *marked (a bit a
+ * point); -1 when the text is not plain (Python reads it). */
+static int
+plain_shape(const char *t, Py_ssize_t len, int *src, int *dst, uint64_t *marked)
+{
+    int n = 0;
+    uint64_t mask = 0;
+    Py_ssize_t i = 0;
+    while (i < len) {
+        if (t[i] == ' ') {
+            i++;
+            continue;
+        }
+        Py_ssize_t end = i;
+        while (end < len && t[end] != ' ')
+            end++;
+        /* one step t[i..end): points joined by '/', then maybe "(n)" */
+        int repeat = 1;
+        Py_ssize_t stop = end;
+        if (t[end - 1] == ')') {
+            if (end - i < 4 || t[end - 3] != '(' || t[end - 2] < '1' || t[end - 2] > '9')
+                return -1;
+            repeat = t[end - 2] - '0';
+            stop = end - 3;
+        }
+        int pts[MAX_MOVES + 1], hits[MAX_MOVES + 1], npts = 0;
+        Py_ssize_t w = i;
+        for (;;) {
+            Py_ssize_t we = w;
+            while (we < stop && t[we] != '/')
+                we++;
+            Py_ssize_t wl = we - w;
+            int hit = 0;
+            if (wl && t[we - 1] == '*') {
+                hit = 1;
+                wl--;
+            }
+            int point;
+            if (wl == 0)
+                return -1;
+            if (t[w] >= '0' && t[w] <= '9') {
+                if (wl > 2 || (wl == 2 && (t[w + 1] < '0' || t[w + 1] > '9')))
+                    return -1;
+                point = t[w] - '0';
+                if (wl == 2)
+                    point = point * 10 + t[w + 1] - '0';
+            }
+            else {
+                char c0 = (char)(t[w] | 0x20);
+                if (wl == 1 && c0 == 'b')
+                    point = 25;
+                else if (wl == 1 && c0 == 'o')
+                    point = 0;
+                else if (wl == 3 && c0 == 'b' && (t[w + 1] | 0x20) == 'a'
+                         && (t[w + 2] | 0x20) == 'r')
+                    point = 25;
+                else if (wl == 3 && c0 == 'o' && (t[w + 1] | 0x20) == 'f'
+                         && (t[w + 2] | 0x20) == 'f')
+                    point = 0;
+                else
+                    return -1;
+            }
+            if (npts > MAX_MOVES || point > 25)
+                return -1;                  /* (a point past the bar: no plan) */
+            pts[npts] = point;
+            hits[npts] = hit;
+            npts++;
+            if (we == stop)
+                break;
+            w = we + 1;
+        }
+        for (int r = 0; r < repeat; r++)
+            for (int k = 1; k < npts; k++) {
+                if (n == MAX_MOVES)
+                    return -1;
+                src[n] = pts[k - 1];
+                dst[n] = pts[k];
+                n++;
+            }
+        for (int k = 1; k < npts; k++)
+            if (hits[k])
+                mask |= (uint64_t)1 << pts[k];
+        i = end;
+    }
+    *marked = mask;
+    return n;
+}
+
+/* _written_order_plan (resolve.py) of the movements with d1-d2: the plan's
+ * length, its steps into cur/die, and *left the dice it leaves unused; -1
+ * for None. */
+static int
+written_order_plan(const int *src, const int *dst, int n, int d1, int d2, int *cur, int *die,
+                   int *left)
+{
+    int k = 0;
+    if (d1 == d2) {
+        int dice_left = 4;
+        for (int m = 0; m < n; m++) {
+            int s = src[m], d = dst[m], steps;
+            if (!(0 < s && s <= 25) || !(0 <= d && d < s))
+                return -1;
+            if (d) {
+                if ((s - d) % d1)
+                    return -1;
+                steps = (s - d) / d1;
+            }
+            else
+                steps = (s + d1 - 1) / d1;
+            if (steps > dice_left)
+                return -1;
+            dice_left -= steps;
+            for (int q = 0; q < steps; q++) {
+                cur[k] = s;
+                die[k] = d1;
+                k++;
+                s -= d1;
+            }
+        }
+        *left = dice_left;
+        return k;
+    }
+    int dice[2] = {d1, d2}, nd = 2;
+    for (int m = 0; m < n; m++) {
+        int s = src[m], d = dst[m];
+        if (!(0 < s && s <= 25) || !(0 <= d && d < s))
+            return -1;
+        int use = -1;                       /* the index in dice[] of the die used */
+        if (d) {
+            int dist = s - d;
+            for (int q = 0; q < nd; q++)
+                if (dice[q] == dist) {
+                    use = q;
+                    break;
+                }
+            if (use < 0) {
+                if (dist == d1 + d2 && nd == 2) {
+                    nd = 0;
+                    cur[k] = s;
+                    die[k] = d1;
+                    cur[k + 1] = s - d1;
+                    die[k + 1] = d2;
+                    k += 2;
+                    continue;
+                }
+                return -1;
+            }
+        }
+        else {
+            for (int q = 0; q < nd; q++)
+                if (dice[q] == s) {
+                    use = q;
+                    break;
+                }
+            if (use < 0)
+                for (int q = 0; q < nd; q++)
+                    if (dice[q] > s && (use < 0 || dice[q] < dice[use]))
+                        use = q;
+            if (use < 0)
+                return -1;
+        }
+        cur[k] = s;
+        die[k] = dice[use];
+        k++;
+        if (use == 0 && nd == 2)
+            dice[0] = dice[1];
+        nd--;
+    }
+    *left = nd;
+    return k;
+}
+
+/* The memo of a plain text with d1-d2 (a new tuple), or NULL: not plain,
+ * not a whole plan, or an error (set). */
+static PyObject *
+make_memo(PyObject *text, long d1, long d2)
+{
+    if (!PyUnicode_CheckExact(text) || !PyUnicode_IS_ASCII(text))
+        return NULL;
+    int src[MAX_MOVES], dst[MAX_MOVES], cur[MAX_STEPS], die[MAX_STEPS], left;
+    uint64_t marked;
+    int n = plain_shape((const char *)PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text),
+                        src, dst, &marked);
+    if (n < 0)
+        return NULL;
+    int k = written_order_plan(src, dst, n, (int)d1, (int)d2, cur, die, &left);
+    if (k <= 0 || left)
+        return NULL;                        /* no whole plan: Python's part */
+    PyObject *plan = PyTuple_New(k), *marks = NULL, *memo = NULL;
+    if (plan == NULL)
+        return NULL;
+    for (int q = 0; q < k; q++) {
+        PyObject *step = Py_BuildValue("(ii)", cur[q], die[q]);
+        if (step == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(plan, q, step);
+    }
+    marks = PyFrozenSet_New(NULL);
+    if (marks == NULL)
+        goto fail;
+    for (int p = 0; p < 64; p++)
+        if (marked & ((uint64_t)1 << p)) {
+            PyObject *v = PyLong_FromLong(p);
+            if (v == NULL || PySet_Add(marks, v) < 0) {
+                Py_XDECREF(v);
+                goto fail;
+            }
+            Py_DECREF(v);
+        }
+    memo = Py_BuildValue("(lNN()O)", d1 << 3 | d2, plan, marks, Py_None);
+    return memo;                            /* (N: plan and marks taken) */
+fail:
+    Py_DECREF(plan);
+    Py_XDECREF(marks);
+    return NULL;
 }
 
 /* _max_dice (rules/plays.py): the most of dice[i..n) playable from here,
@@ -567,8 +803,21 @@ run_loop(PyObject *actions, Py_ssize_t *at, PyObject *me_list, PyObject *opp_lis
         PyObject *memo = SLOT(written, off_plan);
         if (memo == NULL || !PyTuple_CheckExact(memo) || PyTuple_GET_SIZE(memo) < 3
                 || !small_int(PyTuple_GET_ITEM(memo, 0), &memo_roll)
-                || memo_roll != (d1 << 3 | d2))
-            break;                          /* no memo for this roll */
+                || memo_roll != (d1 << 3 | d2)) {
+            /* no memo for this roll: made here when the text is plain */
+            if (shape_of_fn == NULL || (memo != NULL && memo != Py_None
+                                        && !PyTuple_CheckExact(memo))
+                    || SLOT(written, off_shape_of) != shape_of_fn)
+                break;
+            PyObject *made_memo = make_memo(SLOT(written, off_text), d1, d2);
+            if (made_memo == NULL) {
+                if (PyErr_Occurred())
+                    PyErr_Clear();          /* Python meets it again */
+                break;
+            }
+            Py_XSETREF(SLOT(written, off_plan), made_memo);
+            memo = made_memo;
+        }
         Py_ssize_t n = load_plan(PyTuple_GET_ITEM(memo, 1), cur, die);
         if (n == 0)
             break;                          /* fewer dice, no plan, or odd */
@@ -854,7 +1103,48 @@ bind_records(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+bind_memo(PyObject *module, PyObject *shape_of)
+{
+    Py_ssize_t t, so;
+    if (text_type == NULL) {
+        PyErr_SetString(PyExc_TypeError, "bind(Play, PlayText, Dance) first");
+        return NULL;
+    }
+    if (slot_offset((PyObject *)text_type, "text", &t) < 0
+            || slot_offset((PyObject *)text_type, "shape_of", &so) < 0)
+        return NULL;
+    Py_INCREF(shape_of);
+    Py_XSETREF(shape_of_fn, shape_of);
+    off_text = t;
+    off_shape_of = so;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+text_memo(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    long d1, d2;
+    if (nargs != 3 || !small_int(args[1], &d1) || !small_int(args[2], &d2)) {
+        PyErr_SetString(PyExc_TypeError, "text_memo(text, d1, d2): two ints");
+        return NULL;
+    }
+    if (d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
+        Py_RETURN_NONE;
+    PyObject *memo = make_memo(args[0], d1, d2);
+    if (memo == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    return memo;
+}
+
 static PyMethodDef methods[] = {
+    {"bind_memo", bind_memo, METH_O,
+     "bind_memo(shape_of): the loop makes the memo of a plain text read by shape_of."},
+    {"text_memo", (PyCFunction)(void (*)(void))text_memo, METH_FASTCALL,
+     "text_memo(text, d1, d2): the memo the loop makes of a plain text, or None (tests)."},
     {"bind_records", bind_records, METH_VARARGS,
      "bind_records(ActionRecord, Position): the classes run_records() makes."},
     {"bind", bind, METH_VARARGS,

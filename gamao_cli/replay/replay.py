@@ -38,7 +38,7 @@ from gamao_cli import model as m
 from gamao_cli import rules as board
 from gamao_cli.errors import UnknownVariant
 from gamao_cli.messages import Msg
-from gamao_cli.model.notation import format_steps
+from gamao_cli.model.notation import format_steps, shape_of
 from gamao_cli.rules import CubeState, Offer, Outcome, Position, Resolver, Why
 from gamao_cli.rules.position import _position
 from gamao_cli.rules.resolve import fewer_dice_plan, other_order_plan, play_plan, steps_of_plan
@@ -86,6 +86,10 @@ def _bound_kernel():
         kernel.bind(m.Play, m.PlayText, m.Dance)
     except (TypeError, AttributeError):
         return None
+    try:   # the memo of a plain text made in the loop (else by the Python loop)
+        kernel.bind_memo(shape_of)
+    except (TypeError, AttributeError):
+        pass
     return kernel
 
 
