@@ -56,7 +56,7 @@ from ..replay.snapshots import Snapshot, game_state_ids
 from ..replay.replay import validate_match
 from ..analysis.decisions import decisions_of
 from ..analysis.figures import MatchFigures, match_figures
-from .svg import DEFAULT_COLOURS, Layout, board_element
+from .svg import DEFAULT_COLOURS, Layout, background_text, board_element
 
 __all__ = ["FIELDS", "diagnostic_fragment", "replay_page", "replay_page_parts", "report_page"]
 
@@ -674,17 +674,25 @@ def _diag_list(diags: Sequence[Any]) -> list[str]:
         f"</span> {_e(_diag_text(d))}</li>" for d in diags) + "</ul>"]
 
 
+#: the background of a drawing made with background=False, as ElementTree writes it
+_EMPTY_BACKGROUND = '<g class="background" />'
+
+
 def _board_svg(page: _Page, colours: Mapping[str, str] | None) -> str:
+    # (the background, the same on every page of one look, is written once)
     if page.first:
         snap, opts = page.first[0]
-        root = board_element(snap, bottom=page.bottom, colours=colours, **opts)
+        root = board_element(snap, bottom=page.bottom, colours=colours, background=False,
+                             **opts)
     else:
-        root = board_element(None, bottom=page.bottom, colours=colours, cube=False)
+        root = board_element(None, bottom=page.bottom, colours=colours, cube=False,
+                             background=False)
     root.set("id", "board")
     for child in root:
         if child.get("class") == "position":
             child.set("id", "board-position")
-    return ET.tostring(root, encoding="unicode")
+    return ET.tostring(root, encoding="unicode").replace(
+        _EMPTY_BACKGROUND, background_text(colours), 1)
 
 
 def replay_page(matches_with_reports: Iterable[Any], *, path: str, bottom: int = 1,

@@ -466,6 +466,30 @@ def board(snapshot_or_position: Any = None, *, state: MatchState | None = None,
         encoding="unicode")))
 
 
+#: background_text's drawings, by look (emptied when full: a few looks in a run)
+_BACKGROUNDS: dict[tuple, str] = {}
+
+
+def background_text(colours: Mapping[str, str] | None = None, *, numbers: bool = True,
+                    home: str = "right") -> str:
+    """The ``<g class="background">`` of :func:`board_element` (what every
+    position of one look shares) as XML text, made once a look: what a
+    drawing made with ``background=False`` holds empty in its place.
+
+    >>> background_text().startswith('<g class="background"><rect class="surround"')
+    True
+    """
+    key = (tuple(sorted((colours or {}).items())), numbers, home)
+    text = _BACKGROUNDS.get(key)
+    if text is None:
+        holder = ET.Element("svg")
+        _Svg(colours, Layout(home)).background(holder, numbers)
+        if len(_BACKGROUNDS) >= 64:
+            _BACKGROUNDS.clear()
+        text = _BACKGROUNDS[key] = ET.tostring(holder[0], encoding="unicode")
+    return text
+
+
 def board_element(snapshot_or_position: Any = None, *, state: MatchState | None = None,
                   size: int | None = None, bottom: int | None = None,
                   names: Sequence[str] | None = None, pips: bool = True, cube: bool = True,
@@ -473,9 +497,12 @@ def board_element(snapshot_or_position: Any = None, *, state: MatchState | None 
                   last_play: Iterable[Sequence[Any]] | None = None,
                   last_player: int | None = None, numbers: bool = True, home: str = "right",
                   colours: Mapping[str, str] | None = None, style: str | None = None,
-                  title: str | None = None) -> ET.Element:
+                  title: str | None = None, background: bool = True) -> ET.Element:
     """What :func:`board` draws, as an element tree (its ``<g class="position">``
-    holds everything that changes from one position to the next)."""
+    holds everything that changes from one position to the next).
+    ``background=False`` leaves the ``<g class="background">`` (frame,
+    points, trays, numbers) empty, for a caller that puts in
+    :func:`background_text`, made once for all its drawings."""
     pos = snapshot_or_position
     if pos is not None and hasattr(pos, "position") and hasattr(pos, "state"):
         state = pos.state if state is None else state
@@ -525,7 +552,10 @@ def board_element(snapshot_or_position: Any = None, *, state: MatchState | None 
     ET.SubElement(root, "title").text = title
     if style:
         ET.SubElement(root, "style").text = style
-    svg_b.background(root, numbers)
+    if background:
+        svg_b.background(root, numbers)
+    else:
+        ET.SubElement(root, "g", {"class": "background"})
     g = svg_b.add(root, "g", {"class": "position"})
     totals = pip_counts(counts)
     for player in (0, 1):

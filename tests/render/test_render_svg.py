@@ -233,3 +233,25 @@ def test_docs_board_is_up_to_date():
     spec.loader.exec_module(mod)
     assert (ROOT / "docs" / "board.svg").read_text(encoding="utf-8") == mod.drawing(), \
         "run python docs/board_svg.py"
+
+
+@pytest.mark.parametrize("colours, numbers, home", [
+    (None, True, "right"), ({"field": "#123456", "point dark": "#000"}, True, "right"),
+    (None, False, "left")])
+def test_a_drawing_without_its_background_and_the_background_written_once_are_the_drawing(
+        colours, numbers, home):
+    """What the replay page writes (the drawing with background=False, the
+    background put in from background_text) is the whole drawing, for
+    looks of their own too; the background is made once a look."""
+    state = MatchState(cube=2, cube_owner=1, on_roll=0, dice=(5, 3), length=7, score=(2, 4))
+    kwargs = dict(state=state, names=("Ann", "Bob"), colours=colours, numbers=numbers,
+                  home=home)
+    whole = ET.tostring(rsvg.board_element(start_position(), **kwargs), encoding="unicode")
+    empty = ET.tostring(rsvg.board_element(start_position(), background=False, **kwargs),
+                        encoding="unicode")
+    assert empty.count('<g class="background" />') == 1 and len(empty) < len(whole)
+    joined = empty.replace('<g class="background" />',
+                           rsvg.background_text(colours, numbers=numbers, home=home))
+    assert joined == whole
+    assert rsvg.background_text(colours, numbers=numbers, home=home) is \
+        rsvg.background_text(dict(colours or {}), numbers=numbers, home=home)
