@@ -74,6 +74,7 @@ _DICE_TEXT = {(0, 0): "", **{(d1, d2): f"{d1}{d2}" for d1 in range(1, 7) for d2 
 #: the diagnostics of a position that has none (one for all; the JSON of a
 #: tuple is a list): :func:`_add_diag` gives a position a list of its own
 _NO_DIAGS: tuple = ()
+_CUBE = (m.Double, m.Take, m.Drop)
 
 
 def _add_diag(row: list[Any], index: int) -> None:
@@ -82,7 +83,6 @@ def _add_diag(row: list[Any], index: int) -> None:
         row[15] = [index]
     else:
         row[15].append(index)
-_CUBE = (m.Double, m.Take, m.Drop)
 
 
 def _e(text: object) -> str:
@@ -398,20 +398,16 @@ class _Page:
             # before it (placed: the game's records that have a position, in
             # their order)
             prev = None
-            records = iter(res.records)
-            for r, (ids, fields) in placed:
-                for q in records:
-                    if q is r:
-                        break
-                    if isinstance(q.action, m.ROLLS):
-                        prev = q
-                    elif isinstance(q.action, m.SetUp):
-                        prev = None   # no play led to a set position: no arrows
-                snaps.append((base_game + gi, g.number, r, ids, fields, prev))
+            places = iter(placed)
+            here = next(places, None)
+            for r in res.records:
+                if here is not None and here[0] is r:
+                    snaps.append((base_game + gi, g.number, r, *here[1], prev))
+                    here = next(places, None)
                 if isinstance(r.action, m.ROLLS):
                     prev = r
                 elif isinstance(r.action, m.SetUp):
-                    prev = None
+                    prev = None   # no play led to a set position: no arrows
         # fragments: the shortest that leads back to each position
         first_of: dict[tuple, int] = {}
         count_of: dict[tuple, int] = {}
@@ -432,12 +428,12 @@ class _Page:
             if move is None:
                 frag = f"g{number}end" if first_of[(number, None)] == i - base else f"s{i}"
             elif first_of[(number, move)] == i - base:
-                frag = f"{prefix}g{number}m{move}"
+                frag = f"g{number}m{move}"
             elif count_of[(number, move, a.player)] == 1:
-                frag = f"{prefix}g{number}m{move}" + ("l" if a.player == 0 else "r")
+                frag = f"g{number}m{move}" + ("l" if a.player == 0 else "r")
             else:
                 frag = f"s{i}"
-            if move is None and frag[0] != "s":
+            if frag[0] != "s":
                 frag = prefix + frag
             # (MatchState's fields: cube, owner, on roll, Crawford, game state,
             # turn, offered, resignation, dice, length, score, Jacoby)
