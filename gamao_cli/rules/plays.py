@@ -305,27 +305,17 @@ def max_dice_playable(pos: Position, d1: int, d2: int) -> int:
     >>> max_dice_playable(start_position(), 6, 5), max_dice_playable(start_position(), 4, 4)
     (2, 4)
     """
-    kernel = _MAX_DICE[0]
-    if kernel is None:
-        kernel = _max_dice_kernel()
-    if kernel:
-        found = kernel(pos.me, pos.opp, d1, d2)
-        if found >= 0:
-            return found
-    return max_dice_playable_reference(pos, d1, d2)
+    found = _kernel_max_dice(pos.me, pos.opp, d1, d2)
+    return found if found >= 0 else max_dice_playable_reference(pos, d1, d2)
 
 
 def max_dice_of_sides(me: Sequence[int], opp: Sequence[int], d1: int, d2: int) -> int:
     """:func:`max_dice_playable` of the position of the side arrays ``me``
     (the mover's) and ``opp``, without a :class:`Position` made for the
     kernel."""
-    kernel = _MAX_DICE[0]
-    if kernel is None:
-        kernel = _max_dice_kernel()
-    if kernel:
-        found = kernel(me, opp, d1, d2)
-        if found >= 0:
-            return found
+    found = _kernel_max_dice(me, opp, d1, d2)
+    if found >= 0:
+        return found
     return max_dice_playable_reference(_position(tuple(me), tuple(opp)), d1, d2)
 
 
@@ -340,6 +330,14 @@ def _max_dice_kernel():
     module = kernels.kernel("gamao_cli.replay._play_run")
     _MAX_DICE[0] = getattr(module, "max_dice", None) or False
     return _MAX_DICE[0]
+
+
+def _kernel_max_dice(me: Sequence[int], opp: Sequence[int], d1: int, d2: int) -> int:
+    """The kernel's answer for these sides, or -1: no kernel, or declined."""
+    kernel = _MAX_DICE[0]
+    if kernel is None:
+        kernel = _max_dice_kernel()
+    return kernel(me, opp, d1, d2) if kernel else -1
 
 
 def max_dice_playable_reference(pos: Position, d1: int, d2: int) -> int:

@@ -488,9 +488,11 @@ class Resolver:
         hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
         used = len(plan)
         if used == 1:
-            src, d = plan[0]
-            if src <= lo and src <= d and me[src] == 1 and sum(me) - me[0] == 1:
-                # (max_dice_playable would say 1: nothing is left to play)
+            src = plan[0][0]
+            if src <= lo and me[src] == 1 and sum(me) - me[0] == 1:
+                # (a step from no higher than the lower die bears off: the
+                # last checker; max_dice_playable would say 1, nothing is
+                # left to play)
                 return play_plan(me, opp, plan, marked)
         if used != max_dice_of_sides(me, opp, hi, lo):
             return None
