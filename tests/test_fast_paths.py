@@ -543,6 +543,32 @@ def test_one_checker_moved_by_both_dice_the_other_way_is_resolve_plays_reading()
     assert taken > 200 and refused > 200, (taken, refused)
 
 
+def _rows_columns_check(match, at: dict) -> int:
+    """Every action's row (``at``: by game number and seq) holds the
+    table's columns, in its order, and its analysis columns are those of
+    the action's whole analysis mapping (nulls without one): a reader's
+    lazy analysis gives the rows its figures without making the mapping
+    (``LazyAnalysis.figures``), here made whole and read as a plain dict.
+    The actions with analysis so checked."""
+    from types import SimpleNamespace
+    from gamao_cli.formats.base import LazyAnalysis
+    from gamao_cli.tables.rows import _analysis
+    from gamao_cli.tables.schema import ANALYSIS, TABLES
+    columns = [c.name for c in TABLES["actions"]]
+    analysed = 0
+    for game in match.games:
+        for seq, a in enumerate(game.actions, 1):
+            row = at[(game.number, seq)]
+            assert list(row) == columns
+            source = getattr(a, "analysis", None)
+            if isinstance(source, LazyAnalysis):
+                source = source.copy()
+            expected = _analysis(SimpleNamespace(analysis=source))
+            assert {c.name: row[c.name] for c in ANALYSIS} == expected
+            analysed += any(v is not None for v in expected.values())
+    return analysed
+
+
 def _rows_reference_check(match) -> int:
     """An export's rows against the functions they stand for: the match id
     is :func:`match_id` (the hash of :func:`canonical_text`), and the IDs
@@ -560,6 +586,7 @@ def _rows_reference_check(match) -> int:
         for seq, a in enumerate(game.actions, 1):
             by_action[id(a)] = (game.number, seq)
     at = {(r["game"], r["seq"]): r for r in rows.actions}
+    _rows_columns_check(match, at)
     checked = 0
     for s in snapshots(match, report):
         row = at[by_action[id(s.action)]]
@@ -595,3 +622,29 @@ def test_export_rows_give_the_reference_ids_pips_and_match_id_on_the_corpus():
         for match in matches:
             checked += _rows_reference_check(match)
     assert checked > 60_000
+
+
+@pytest.mark.skipif(not CORPUS2.is_dir(), reason=f"the second corpus is not at {CORPUS2}")
+def test_export_rows_hold_the_records_analysis_on_the_second_corpus():
+    """The rows' columns (above) on the files of ../shared/corpus2 that
+    carry analysis, of every reader that has it (GNU Backgammon's SGF, every
+    sixth, and text exports, eXtreme Gammon's and BGBlitz's files)."""
+    from gamao_cli.errors import GamaoError
+    from gamao_cli.formats import members
+    from gamao_cli.tables.rows import match_rows
+    checked = analysed = 0
+    files = sorted((CORPUS2 / "analysed").glob("*.sgf"))[::6]
+    for folder in ("gnubg-text", "xg", "bgf"):
+        files += sorted((CORPUS2 / folder).rglob("*"))
+    for p in files:
+        if p.is_file() and p.suffix.lower() not in (".json", ".md", ".tsv", ".csv"):
+            try:
+                matches = members.read_path(str(p))
+            except GamaoError:
+                continue
+            for match in matches:
+                rows = match_rows(match, path="x", index=0, fmt="x")
+                analysed += _rows_columns_check(
+                    match, {(r["game"], r["seq"]): r for r in rows.actions})
+                checked += len(rows.actions)
+    assert checked > 8_000 and analysed > 5_000, (checked, analysed)

@@ -67,6 +67,14 @@ class LazyAnalysis(Mapping):
         looking each key up through the mapping."""
         return dict(self._dict())
 
+    def figures(self, names: Iterable[str]) -> dict[str, Any]:
+        """``{name: self.get(name)}`` of ``names``, keys of the mapping's
+        figures (``equity``, ``luck``, ...; not ``"decisions"``): what an
+        export's columns read. A subclass that can gives them without making
+        the whole mapping, whose ``"decisions"`` (every candidate as JSON)
+        costs many times the figures."""
+        return {name: self.get(name) for name in names}
+
 
 class ParsedAnalysis(LazyAnalysis):
     """The analysis of a reader that parses it with the record (GNU
@@ -92,6 +100,11 @@ class ParsedAnalysis(LazyAnalysis):
             self._decisions = self._decode(self._parsed, *self._args)
             self._args = None
         return self._decisions
+
+    def figures(self, names: Iterable[str]) -> dict[str, Any]:
+        # the parsed dict holds them (the mapping adds only "decisions")
+        parsed = self._parsed
+        return {name: parsed.get(name) for name in names}
 
     def _dict(self) -> dict:
         if self._data is None:

@@ -188,13 +188,20 @@ def _step_moves(step: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]
     return tuple(pairs * repeat), tuple(marked)
 
 
+_POINT_TEXTS = [point_text(p) for p in range(26)]
+
+
 def format_steps(steps: Sequence[DieStep], *, bar: str = "bar", off: str = "off",
                  group: bool = True) -> str:
     """Die steps ``(src, dst, hit)`` as text, consecutive repeats as ``(n)``."""
     parts: list[str] = []
     counts: list[int] = []
+    # (the points' texts looked up: point_text of each, as a table)
+    names = _POINT_TEXTS if bar == "bar" and off == "off" else \
+        [point_text(p, bar=bar, off=off) for p in range(26)]
     for src, dst, hit in steps:
-        text = point_text(src, bar=bar, off=off) + "/" + point_text(dst, bar=bar, off=off)
+        text = (names[src] if 0 <= src <= 25 else str(src)) + "/" + \
+            (names[dst] if 0 <= dst <= 25 else str(dst))
         if hit:
             text += "*"
         if group and parts and parts[-1] == text:

@@ -37,6 +37,7 @@ from gamao_cli.analysis.decisions import CheckerDecision, decisions_of
 from gamao_cli.analysis.figures import match_figures
 from gamao_cli.archive.fingerprint import fingerprint
 from gamao_cli.errors import GamaoError
+from gamao_cli.formats.base import LazyAnalysis
 from gamao_cli.ids.board import board_facts
 from gamao_cli.model.notation import BoundedCache, format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
@@ -48,26 +49,27 @@ from .schema import ANALYSIS
 
 Row = dict[str, Any]
 
-#: the text of a play's die steps, as written in ``actions.play`` and (in
-#: the fixed order) in :func:`canonical_text`: the same plays recur across
-#: an archive, so each is formatted once
-_PLAY_TEXT: BoundedCache[tuple, str] = BoundedCache(32768)
-_CANONICAL_PLAY: BoundedCache[tuple, str] = BoundedCache(32768)
+#: the two texts of a play's die steps: as written in ``actions.play`` (in
+#: the order played) and in :func:`canonical_text` (in the fixed order,
+#: higher first): the same plays recur across an archive, so each pair is
+#: formatted once, and found with one look-up (a tuple's hash is not kept:
+#: each look-up hashes every step again)
+_STEP_TEXTS: BoundedCache[tuple, tuple[str, str]] = BoundedCache(32768)
 
 
-def _play_text(steps: tuple) -> str:
-    text = _PLAY_TEXT.get(steps)
-    if text is None:
-        text = _PLAY_TEXT.put(steps, format_steps(steps, group=False))
-    return text
+def _step_texts(steps: tuple) -> tuple[str, str]:
+    """``(play, canonical)``: the texts of ``steps`` in ``actions.play``
+    and in :func:`canonical_text`.
 
+    >>> _step_texts(((6, 5, False), (24, 18, False)))
+    ('6/5 24/18', '24/18 6/5')
+    """
+    texts = _STEP_TEXTS.data.get(steps)
+    if texts is None:
+        texts = _STEP_TEXTS.put(steps, (format_steps(steps, group=False),
+                                        format_steps(sorted(steps, reverse=True), group=False)))
+    return texts
 
-def _canonical_play(steps: tuple) -> str:
-    text = _CANONICAL_PLAY.get(steps)
-    if text is None:
-        text = _CANONICAL_PLAY.put(steps, format_steps(sorted(steps, reverse=True),
-                                                       group=False))
-    return text
 
 _ROLL_TYPES = (m.Play, m.Dance, m.UnplayedRoll, m.IllegalPlayMarker)
 _ROLL_CLASSES = frozenset(_ROLL_TYPES)
@@ -117,7 +119,7 @@ def canonical_text(match: m.Match, report: MatchReport) -> str:
                 cell = f"roll {max(a.dice)}{min(a.dice)}"
                 if cls is m.Play:
                     steps = steps_of.get(id(a))
-                    cell += " " + (_canonical_play(tuple(steps)) if steps else a.play_text())
+                    cell += " " + (_step_texts(tuple(steps))[1] if steps else a.play_text())
                 elif cls is not m.Dance:
                     cell += " " + a.written
             elif cls is m.Double:
@@ -246,6 +248,8 @@ def _analysis(action: m.ActionType) -> dict[str, Any]:
     ``analysis``: a mapping, or an object with attributes of the columns'
     names); null when it carries none. Nothing is computed here."""
     source = getattr(action, "analysis", None)
+    if isinstance(source, LazyAnalysis):   # a reader's: the figures, not the whole mapping
+        source = source.figures(_ANALYSIS_NAMES)
     out: dict[str, Any] = {}
     for col in ANALYSIS:
         value = None
@@ -258,7 +262,10 @@ def _analysis(action: m.ActionType) -> dict[str, Any]:
     return out
 
 
+#: the analysis columns of an action without analysis (the names
+#: :func:`match_rows` writes in its row display)
 _NO_ANALYSIS = {c.name: None for c in ANALYSIS}
+_ANALYSIS_NAMES = tuple(_NO_ANALYSIS)
 
 
 def _final_owner(game: m.Game, result) -> int | None:
@@ -326,9 +333,12 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                     written = a.play_text()
                     steps = rec.steps if rec is not None else None
                     if steps is not None:
-                        play = _play_text(tuple(steps))
-                    line(f"{a.player} roll {die1}{die2} "
-                         + (_canonical_play(tuple(steps)) if steps else written))
+                        play, fixed = _step_texts(tuple(steps))
+                        if not steps:
+                            fixed = written
+                    else:
+                        fixed = written
+                    line(f"{a.player} roll {die1}{die2} {fixed}")
                 else:
                     written = a.written
                     if cls is m.Dance:
@@ -370,9 +380,9 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                 legal = False
             else:
                 legal = True if checked else None
-            # (one dict display: an action without analysis, nearly all, has
-            # the null columns _analysis would make, from one dict)
-            analysis = getattr(a, "analysis", None)
+            # (one dict display, the analysis columns null: an action
+            # without analysis, nearly all, has the nulls _analysis would
+            # make; tests/test_fast_paths.py checks the row against the schema)
             row: Row = {"match_id": None, "path": path, "index_in_file": index,
                         "game": number, "seq": seq, "move_number": a.move_number,
                         "player": a.player, "kind": kind, "die1": die1, "die2": die2,
@@ -381,9 +391,12 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                         "score0": s0, "score1": s1, "position_id": pid,
                         "match_id_gnubg": mid_g, "xgid": xg, "pips0": pips0, "pips1": pips1,
                         "legal": legal, "codes": _codes(diags) if diags else None,
-                        **(_NO_ANALYSIS if analysis is None else _analysis(a))}
+                        "equity": None, "best_equity": None, "equity_loss": None, "luck": None,
+                        "win_probability": None, "gammon_probability": None,
+                        "analysis_depth": None}
             actions.append(row)
-            if analysis is not None:
+            if getattr(a, "analysis", None) is not None:
+                row.update(_analysis(a))
                 analysed.append((game, seq, a, row))
         in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
         rows.games.append({

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Callable
 
 from gamao_cli.analysis.decisions import (Analysis, Candidate, CheckerDecision, CubeDecision,
                                           Depth, Luck, Probabilities)
-from gamao_cli.model.notation import format_steps
+from gamao_cli.model.notation import BoundedCache, format_steps
 from ..base import LazyAnalysis
 
 PROGRAM = "GNU Backgammon"
@@ -51,17 +51,27 @@ _MOVE = re.compile(r"(?:[a-y][a-z]){0,4}")
 def _floats(tokens: list[str]) -> list[float]:
     """The numbers of ``tokens``; a value no program writes (``nan``,
     ``inf``) raises ValueError, as a word does."""
-    out = [float(t) for t in tokens]
-    if not all(math.isfinite(x) for x in out):
+    out = list(map(float, tokens))
+    # (a finite sum has no infinity nor NaN in it: one test for most values)
+    if not math.isfinite(sum(out)) and not all(math.isfinite(x) for x in out):
         raise ValueError(" ".join(tokens))
     return out
 
 
 def _eval_depth(token: str) -> Depth:
-    """``0C``, ``2``: GNU Backgammon's plies, C when cubeful."""
-    cubeful = token.endswith("C")
-    plies = int(token[:-1] if cubeful else token)
-    return Depth(PROGRAM, "evaluation", plies, cubeful, f"{plies}-ply")
+    """``0C``, ``2``: GNU Backgammon's plies, C when cubeful. (A Depth is
+    frozen: one for each token, kept in ``_DEPTHS``.)"""
+    depth = _DEPTHS.get(token)
+    if depth is None:
+        cubeful = token.endswith("C")
+        plies = int(token[:-1] if cubeful else token)
+        depth = Depth(PROGRAM, "evaluation", plies, cubeful, f"{plies}-ply")
+        if len(_DEPTHS) < 64:
+            _DEPTHS[token] = depth
+    return depth
+
+
+_DEPTHS: dict[str, Depth] = {}
 
 
 _ROLLOUT = Depth(PROGRAM, "rollout", None, None, "rollout")
@@ -76,6 +86,12 @@ def _after(tokens: list[str], *words: str) -> int:
     raise ValueError(" ".join(words))
 
 
+#: a candidate's move letters, with the player and the letters' reading, as
+#: its die steps and play text: three in four candidates of an archive's
+#: analysis are a move some earlier candidate had
+_MOVES: BoundedCache[tuple, tuple[tuple, str]] = BoundedCache(1 << 16)
+
+
 def candidate(value: str, player: int, point_of: Callable[[str, int], int]) -> Candidate:
     """One value of ``A`` (after the rank) as a :class:`Candidate`.
 
@@ -86,14 +102,18 @@ def candidate(value: str, player: int, point_of: Callable[[str, int], int]) -> C
     ('24/18 13/11', 0.013852, 0.50738, '0-ply')
     """
     move, _, rest = value.strip().partition(" ")
-    if not _MOVE.fullmatch(move):
-        raise ValueError(value)
+    key = (move, player, point_of)
+    found = _MOVES.data.get(key)
+    if found is None:
+        if not _MOVE.fullmatch(move):
+            raise ValueError(value)
+        steps = tuple((point_of(move[i], player), point_of(move[i + 1], player))
+                      for i in range(0, len(move) - 1, 2))
+        found = _MOVES.put(key, (steps, format_steps([(s, d, False) for s, d in steps])))
+    steps, play = found
     tokens = rest.split()
-    steps = tuple((point_of(move[i], player), point_of(move[i + 1], player))
-                  for i in range(0, len(move) - 1, 2))
-    play = format_steps([(s, d, False) for s, d in steps])
     if tokens[:1] == ["E"]:
-        at = _after(tokens, "ver") + 1
+        at = tokens.index("ver") + 2   # (ValueError without it, as _after raises)
         figures = _floats(tokens[at:at + 6])
         if len(figures) != 6:
             raise ValueError(value)
@@ -232,6 +252,11 @@ class SgfAnalysis(LazyAnalysis):
             self._data = _columns(self.decisions)
         return self._data
 
+    def figures(self, names: Iterable[str]) -> dict[str, Any]:
+        if self._data is not None:
+            return super().figures(names)
+        made = _figures(self.decisions)   # without the decisions' JSON
+        return {name: made.get(name) for name in names}
 
 
 def _columns(a: Analysis | None) -> dict[str, Any]:
@@ -239,6 +264,16 @@ def _columns(a: Analysis | None) -> dict[str, Any]:
     if a is None:
         return out
     out["decisions"] = a.to_json()
+    out.update(_figures(a))
+    return out
+
+
+def _figures(a: Analysis | None) -> dict[str, Any]:
+    """The figures of the mapping (:func:`_columns` but ``source`` and
+    ``decisions``): those of them the analysis holds."""
+    out: dict[str, Any] = {}
+    if a is None:
+        return out
     c = a.checker
     if c is not None:
         best = c.candidates[0]
