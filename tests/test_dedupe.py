@@ -382,3 +382,22 @@ def test_a_roll_token_kept_by_dice_and_text_is_the_one_its_movements_make():
         [match] = formats.parse_text(f" 1 point match\n\n Game 1\n A : 0   B : 0\n"
                                      f"  1) 31: 8/5 6/5   52: {text}\n", "x.mat")
         assert roll_token(match.games[0].actions[1]) == "52 -25 +20 -6 +4"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
+def test_the_fingerprint_is_the_text_of_the_game_keys_on_the_corpus():
+    """fingerprint() makes only the keys; the definition is the text of
+    the whole GameKeys (fingerprint_of), on a third of the corpus."""
+    from conftest import corpus_sample
+    from gamao_cli.archive.fingerprint import fingerprint_of, game_keys
+    from gamao_cli.errors import GamaoError
+    seen = 0
+    for path in corpus_sample(bulk_step=3):
+        try:
+            matches = formats.read_path(str(path))
+        except GamaoError:
+            continue
+        for match in matches:
+            assert fingerprint(match) == fingerprint_of(match.length, game_keys(match)), path
+            seen += len(match.games)
+    assert seen > 1500

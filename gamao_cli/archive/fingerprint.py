@@ -152,13 +152,18 @@ def _digest(text: str, size: int) -> bytes:
     return hashlib.blake2b(text.encode("ascii"), digest_size=size).digest()
 
 
+def _keyed(rolls: list[m.ActionType]) -> tuple[list[str], int]:
+    """The tokens of the keyed rolls (of :func:`_rolls`) and the key they make."""
+    tokens = [roll_token(a) for a in rolls[:KEYED_ROLLS]]
+    return tokens, int.from_bytes(_digest("\n".join(tokens), KEY_DIGITS // 2), "big")
+
+
 def game_key(game: m.Game) -> GameKey | None:
     """The key of one game (None for a game with no roll)."""
     rolls = _rolls(game)
     if not rolls:
         return None
-    tokens = [roll_token(a) for a in rolls[:KEYED_ROLLS]]
-    key = int.from_bytes(_digest("\n".join(tokens), KEY_DIGITS // 2), "big")
+    tokens, key = _keyed(rolls)
     head = b"".join(_digest(t, 2) for t in tokens)
     result = any(type(a) is m.Win for a in game.actions)
     return GameKey(key, head, len(rolls), result, rolls[0].player)
@@ -174,8 +179,15 @@ def fingerprint_of(length: int, keys: tuple[GameKey, ...]) -> str:
 
 
 def fingerprint(match: m.Match) -> str:
-    """The match's fingerprint: ``LENGTH:KEY,KEY,...`` (module text)."""
-    return fingerprint_of(match.length, game_keys(match))
+    """The match's fingerprint: ``LENGTH:KEY,KEY,...`` (module text):
+    ``fingerprint_of(match.length, game_keys(match))``, made of the keys
+    alone (not the rest of each :class:`GameKey`)."""
+    keys = []
+    for game in match.games:
+        rolls = _rolls(game)
+        if rolls:
+            keys.append(f"{_keyed(rolls)[1]:0{KEY_DIGITS}x}")
+    return f"{match.length}:" + ",".join(keys)
 
 
 # -- names ------------------------------------------------------------------
