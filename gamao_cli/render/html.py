@@ -44,7 +44,6 @@ from __future__ import annotations
 import html
 import json
 import os
-import xml.etree.ElementTree as ET
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from .. import model as m
@@ -56,7 +55,7 @@ from ..replay.snapshots import Snapshot, game_state_ids
 from ..replay.replay import validate_match
 from ..analysis.decisions import decisions_of
 from ..analysis.figures import MatchFigures, match_figures
-from .svg import DEFAULT_COLOURS, Layout, background_text, board_element
+from .svg import DEFAULT_COLOURS, Layout, background_text, board_element, svg_text
 
 __all__ = ["FIELDS", "diagnostic_fragment", "replay_page", "replay_page_parts", "report_page"]
 
@@ -687,7 +686,7 @@ def _board_svg(page: _Page, colours: Mapping[str, str] | None) -> str:
     for child in root:
         if child.get("class") == "position":
             child.set("id", "board-position")
-    return ET.tostring(root, encoding="unicode").replace(
+    return svg_text(root).replace(
         _EMPTY_BACKGROUND, background_text(colours), 1)
 
 
@@ -708,10 +707,52 @@ def replay_page(matches_with_reports: Iterable[Any], *, path: str, bottom: int =
                                      colours=colours, title=title))
 
 
-#: where the move lists and the page's data go in the filled template: no
-#: value put into it can hold these ("<" is escaped in every one)
+#: where the style sheet, the board, the move lists, the page's data and the
+#: script go in the filled template: no value put into it can hold these
+#: ("<" is escaped in every one)
+_CSS_MARK = "<\x00css>"
+_BOARD_MARK = "<\x00board>"
 _SECTIONS_MARK = "<\x00sections>"
 _DATA_MARK = "<\x00data>"
+_SCRIPT_MARK = "<\x00script>"
+
+#: the JSON of the data every page of one look and language shares, by
+#: (colours, language): the text before the page's own data, and the words
+#: after it (emptied when full: a few looks in a run)
+_SHARED_JSON: dict[tuple, tuple[str, str]] = {}
+
+
+def _shared_json(colours: Mapping[str, str] | None) -> tuple[str, str]:
+    """``(head, words)``: the page data's fields, layout and colours as the
+    start of its JSON object, and its words as the object's last member,
+    made once a look and language (what XML forbids already escaped)."""
+    from gamao_cli.formats.textio import xml_safe
+    key = (tuple(sorted((colours or {}).items())), get_language())
+    texts = _SHARED_JSON.get(key)
+    if texts is None:
+        head = _json_for_script({"fields": {f: i for i, f in enumerate(FIELDS)},
+                                 "layout": Layout().to_json(),
+                                 "colours": {**DEFAULT_COLOURS, **(colours or {})}})
+        words = _json_for_script({"words": _script_words()})
+        if len(_SHARED_JSON) >= 64:
+            _SHARED_JSON.clear()
+        texts = _SHARED_JSON[key] = (xml_safe(head[:-1]), xml_safe(words[1:]))
+    return texts
+
+
+def _page_json(page: _Page, bottom: int, colours: Mapping[str, str] | None) -> str:
+    """The page's data as JSON: the same text as one ``json.dumps`` of
+    ``{"fields", "layout", "colours", "bottom", "matches", "games", "snaps",
+    "diags", "analyses", "words"}``, the parts every page shares encoded
+    once (:func:`_shared_json`), what XML forbids written as its escape."""
+    from gamao_cli.formats.textio import xml_safe
+    head, words = _shared_json(colours)
+    own = _json_for_script({"bottom": bottom, "matches": page.matches, "games": page.games,
+                            "snaps": page.snaps, "diags": page.diags,
+                            "analyses": page.analyses})
+    if not own.isascii():   # (ASCII JSON holds no control character: JSON escapes them)
+        own = xml_safe(own)
+    return head + "," + own[1:-1] + "," + words
 
 
 def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom: int = 1,
@@ -720,7 +761,12 @@ def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom:
     """:func:`replay_page` piece by piece, the pieces joined being the page:
     for a writer that writes them as they come, so that the page of a big
     match is never one string (nor its bytes) in memory. The page is made
-    (and its arguments checked) when the first piece is taken."""
+    (and its arguments checked) when the first piece is taken. Every piece
+    is XML-safe: what XML 1.0 forbids (a control character in a name, a
+    lone surrogate from a file name that is no UTF-8) is written as its
+    escape (:func:`gamao_cli.formats.textio.xml_safe`); the style sheet and
+    the script, gamao's own, are left as they are."""
+    from gamao_cli.formats.textio import xml_safe
     if bottom not in (0, 1):
         raise ValueError(f"bottom must be 0 or 1, got {bottom!r}")
     page = _Page(bottom)
@@ -735,10 +781,6 @@ def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom:
             p = page.matches[0]["names"]
             title = _("{file}: {player0} vs {player1}").format(file=name, player0=p[0],
                                                                 player1=p[1])
-    data = {"fields": {f: i for i, f in enumerate(FIELDS)}, "layout": Layout().to_json(),
-            "colours": {**DEFAULT_COLOURS, **(colours or {})}, "bottom": bottom,
-            "matches": page.matches, "games": page.games, "snaps": page.snaps,
-            "diags": page.diags, "analyses": page.analyses, "words": _script_words()}
     n = len(page.snaps)
     count = sum(len(mt.games) for mt in (it[0] if isinstance(it, tuple) else it for it in items))
     summary = ", ".join([
@@ -752,29 +794,39 @@ def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom:
                         '<h2 id="diags-h">' + _e(_("Diagnostics")) + '</h2><ul class="diags">'
                         + "".join(page.diag_items) + "</ul></section>")
     filled = _PAGE.format(**_page_words(),
-        title=_e(title), heading=_e(name), path=_e(path), summary=_e(summary), css=_CSS,
-        board=_board_svg(page, colours), sections=_SECTIONS_MARK,
-        diagnostics=diag_section, data=_DATA_MARK, script=_SCRIPT,
+        title=_e(title), heading=_e(name), path=_e(path), summary=_e(summary), css=_CSS_MARK,
+        board=_BOARD_MARK, sections=_SECTIONS_MARK,
+        diagnostics=diag_section, data=_DATA_MARK, script=_SCRIPT_MARK,
         disabled="" if n else " disabled",
         pid=_e(page.snaps[0][2]) if n else "", mid=_e(page.snaps[0][3]) if n else "",
         xgid=_e("XGID=" + page.snaps[0][4]) if n else "")
-    head, rest = filled.split(_SECTIONS_MARK)
-    middle, tail = rest.split(_DATA_MARK)
-    script_data = _json_for_script(data)
+    top, rest = filled.split(_CSS_MARK)
+    after_css, rest = rest.split(_BOARD_MARK)
+    before_sections, rest = rest.split(_SECTIONS_MARK)
+    before_data, rest = rest.split(_DATA_MARK)
+    before_script, tail = rest.split(_SCRIPT_MARK)
+    board = _board_svg(page, colours)
+    script_data = _page_json(page, bottom, colours)
     # the positions are in the JSON now: what they took goes before the
     # page is written
-    del data
     page.snaps = []
     sections, page.sections = page.sections, []
-    yield head
+    yield xml_safe(top)
+    yield _CSS
+    yield xml_safe(after_css)
+    yield xml_safe(board)
+    del board
+    yield xml_safe(before_sections)
     for i, section in enumerate(sections):
         if i:
             yield "\n"
-        yield section
+        yield xml_safe(section)
     del sections
-    yield middle
+    yield xml_safe(before_data)
     yield script_data
     del script_data
+    yield before_script
+    yield _SCRIPT
     yield tail
 
 

@@ -30,7 +30,6 @@ class HtmlFormat:
         raise ValueError("gamao does not read HTML pages")
 
     def write(self, matches: Sequence[Match], replays: Replays | None = None) -> WriteResult:
-        from gamao_cli.formats.textio import xml_safe
         from gamao_cli.replay.replay import Replays as _Replays
 
         from .html import replay_page_parts
@@ -39,10 +38,8 @@ class HtmlFormat:
         path = matches[0].path if matches else ""
         parts = replay_page_parts(pairs, path=os.path.basename(path) or "record")
         # written piece by piece (the page of a big match is tens of
-        # megabytes), what XML 1.0 forbids (a control character, a lone
-        # surrogate from a file name that is no UTF-8) as its escape
-        return WriteResult(chunks=(xml_safe(part) for part in parts),
-                           errors=sum(r.errors for _m, r in pairs))
+        # megabytes), each piece XML-safe already
+        return WriteResult(chunks=parts, errors=sum(r.errors for _m, r in pairs))
 
     def __repr__(self) -> str:
         return f"<format {self.name}>"

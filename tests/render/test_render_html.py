@@ -248,3 +248,30 @@ def test_the_html_writer_hands_the_page_over_in_pieces():
     page = "".join(pieces)
     assert html_problems(page) == []
     assert len(page_data(page)["snaps"]) > 0
+
+
+@pytest.mark.parametrize("language", ["en", "pt_BR"])
+def test_the_page_data_is_one_json_object_and_the_page_is_xml_safe(language):
+    """The page's data, its shared parts encoded once a look and language,
+    is the text one JSON encoding of it gives, its members in their order;
+    and the page (replay_page as well as the writer's pieces) writes a
+    control character of a player's name and a lone surrogate of a file
+    name as their escapes, so that an XML reader reads it."""
+    import json
+    import xml.etree.ElementTree as ET
+    from gamao_cli.i18n import language as use_language
+    from gamao_cli.render.html import _json_for_script
+    text = (" 3 point match\n\n Game 1\n An\x01n : 0   B\u00f3b : 0\n"
+            "  1) 41: 24/23 13/9          53: 24/21 21/16*\n")
+    with use_language(language):
+        for colours in (None, {"field": "#010203"}):
+            page = replay_page(read_matches(text), path="odd-\udcff.mat", colours=colours)
+            raw = re.search(r'id="gamao-data">(.*?)</script>', page, re.S).group(1)
+            data = json.loads(raw)
+            assert list(data) == ["fields", "layout", "colours", "bottom", "matches", "games",
+                                  "snaps", "diags", "analyses", "words"]
+            assert _json_for_script(data) == raw
+            assert data["colours"]["field"] == (colours or {}).get("field", "#eadfc4")
+            assert "An\\x01n" in page and "odd-\\udcff.mat" in page and "\x01" not in page
+            svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
+            assert ET.fromstring(svg).get("id") == "board"
