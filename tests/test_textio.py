@@ -297,6 +297,20 @@ def test_atomic_write_new_file(tmp_path):
     assert os.listdir(tmp_path) == ["out.mat"]
 
 
+@pytest.mark.parametrize("name", ["m" * 250 + ".mat", "ç" * 125 + ".mat", "z" * 255])
+def test_atomic_write_a_name_as_long_as_the_folder_allows(tmp_path, name):
+    """A target whose name fits (255 bytes) is written, and replaced with
+    --force, though ``.NAME.XXXXXXXX.tmp`` beside it would not fit: two
+    real records of corpus2 have such names, and their HTML pages were not
+    written ("cannot create a temporary file: File name too long")."""
+    assert len(os.fsencode(name)) <= 255
+    p = tmp_path / name
+    atomic_write(p, "first\n")
+    atomic_write(p, "second\n", force=True)
+    assert p.read_text() == "second\n"
+    assert os.listdir(tmp_path) == [name]
+
+
 def test_atomic_write_bytes_and_encoding(tmp_path):
     atomic_write(tmp_path / "a", b"\x00\x01raw")
     assert (tmp_path / "a").read_bytes() == b"\x00\x01raw"

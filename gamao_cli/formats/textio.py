@@ -793,7 +793,8 @@ def atomic_write(
     fd = -1
     step = "create a temporary file"
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target.name), suffix=".tmp",
+                                   dir=folder)
         step = "write"
         for piece in payloads:
             _write_all(fd, piece)
@@ -844,6 +845,20 @@ def atomic_write(
                 pass
     _fsync_dir(folder)
     return True
+
+
+def _temporary_prefix(name: str) -> str:
+    """The start of a temporary file's name beside the target ``name``:
+    ``.NAME.``, with a long name cut so that the temporary name (8 random
+    characters and ``.tmp`` added) still fits where ``NAME`` fits (255
+    bytes on most file systems).
+
+    >>> _temporary_prefix("a.html"), len(_temporary_prefix("x" * 250))
+    ('.a.html.', 52)
+    """
+    if len(os.fsencode(name)) > 200:
+        name = name[:50]   # (at most 4 bytes a character)
+    return f".{name}."
 
 
 def link_refused(label: str) -> str:
