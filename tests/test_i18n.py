@@ -949,3 +949,25 @@ def test_a_nested_message_in_json_renders_in_the_language_asked(tmp_path):
     inner = {"key": "where.match-game", "fields": {"match": 2, "game": 3}}
     assert render("GM503.tag", {"where": inner, "tags": "Event"},
                   lang=PT).startswith("partida 2: jogo 3: o SGF não tem")
+
+
+def test_a_command_first_run_in_portuguese_speaks_english_in_a_later_run():
+    """Each command's module is imported by its first run: its exit codes'
+    epilog is defined in English then, whatever that run speaks, so a later
+    run of the same process in English shows no Portuguese (the epilog used
+    to be made in the first run's language, and stayed so). Run in a fresh
+    interpreter, where no module of a command is imported yet."""
+    script = (
+        "from click.testing import CliRunner\n"
+        "from gamao_cli.cli import main\n"
+        "r = CliRunner()\n"
+        "for cmd in ('codes', 'convert', 'validate', 'summary', 'position', 'export',\n"
+        "            'dedupe', 'select', 'help'):\n"
+        "    pt = r.invoke(main, ['--lang', 'pt_BR', cmd, '--help']).output\n"
+        "    en = r.invoke(main, ['--lang', 'en', cmd, '--help']).output\n"
+        "    assert 'Códigos de saída:' in pt and 'Exit codes:' not in pt, (cmd, pt)\n"
+        "    assert 'Exit codes:' in en and 'Códigos de saída' not in en, (cmd, en)\n"
+        "print('ok')\n")
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, env={**__import__("os").environ, "LANG": "C.UTF-8"})
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stderr[-3000:]

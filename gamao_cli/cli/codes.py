@@ -11,7 +11,7 @@ from . import exit_codes
 from .language import Command
 
 
-@click.command(cls=Command, epilog=exit_codes.help_for("codes"))
+@click.command(cls=Command, epilog=exit_codes.epilog_for("codes"))
 @click.option("--format", "-f", "fmt", type=click.Choice(("text", "json", "markdown")),
               default="text", show_default=True,
               help="text: one line per code (code, category, severity, meaning); json: a list "

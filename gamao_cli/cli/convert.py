@@ -135,7 +135,7 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-@click.command(cls=Command, epilog=exit_codes.help_for("convert"))
+@click.command(cls=Command, epilog=exit_codes.epilog_for("convert"))
 @inputs_argument
 @click.option("--to", "target", type=click.Choice([f.name for f in formats.writable()]),
               required=True, help=_target_help())

@@ -156,7 +156,7 @@ def _keep(groups, keep: str, folder, status: exit_codes.Status) -> int:
     return write_chosen(chosen, folder, None, status)
 
 
-@click.command(cls=Command, epilog=exit_codes.help_for("dedupe"))
+@click.command(cls=Command, epilog=exit_codes.epilog_for("dedupe"))
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(("text", "json")), default="text",
               show_default=True, help="text for people; json: {\"groups\": [{\"fingerprint\", "

@@ -140,9 +140,21 @@ def help_for(command: str) -> str:
     return "\n".join(lines)
 
 
+def epilog_for(command: str) -> str:
+    """:func:`help_for` in the source language (English), whatever language
+    speaks when the command's module is imported: what a command is defined
+    with. Its help shows it in the language that speaks when it is shown
+    (:class:`gamao_cli.cli.language.Command`); an epilog made in the
+    language of the first run that imported the module would stay in that
+    language for every later run of the same process."""
+    from gamao_cli import i18n
+    with i18n.language(i18n.SOURCE):
+        return help_for(command)
+
+
 #: The group's exit codes (``gamao --help``). A command shows its own:
-#: ``epilog=help_for(name)``, with its entry in :data:`MEANINGS`.
-HELP = help_for("gamao")
+#: ``epilog=epilog_for(name)``, with its entry in :data:`MEANINGS`.
+HELP = epilog_for("gamao")
 
 
 class Status:

@@ -26,7 +26,7 @@ def _missing(paths: tuple[str, ...]) -> list:
             for p in paths if "://" not in p and not os.path.lexists(p)]
 
 
-@click.command(cls=Command, epilog=exit_codes.help_for("export"))
+@click.command(cls=Command, epilog=exit_codes.epilog_for("export"))
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "out", required=True, metavar="DIR",
               help="The folder (or fsspec URL, e.g. s3://bucket/tables) that gets matches/, "

@@ -11,7 +11,7 @@ from .language import Command
 from .options import fail_usage
 
 
-@click.command(name="help", cls=Command, epilog=exit_codes.help_for("help"))
+@click.command(name="help", cls=Command, epilog=exit_codes.epilog_for("help"))
 @click.argument("command", required=False, metavar="[COMMAND]")
 @click.pass_context
 def help_command(ctx: click.Context, command: str | None) -> None:

@@ -136,9 +136,6 @@ def translate_help(text: str) -> str:
     return "\n\n".join(out)
 
 
-def _english_epilog(name: str) -> str:
-    with i18n.language(i18n.SOURCE):
-        return exit_codes.help_for(name)
 
 
 class _Translated:
@@ -158,7 +155,7 @@ class _Translated:
                 if getattr(cmd, attr, None):
                     put(cmd, attr, translate_help(getattr(cmd, attr)))
             name = "gamao" if isinstance(cmd, click.Group) else cmd.name
-            if cmd.epilog and name in exit_codes.MEANINGS and cmd.epilog == _english_epilog(name):
+            if cmd.epilog and name in exit_codes.MEANINGS and cmd.epilog == exit_codes.epilog_for(name):
                 put(cmd, "epilog", exit_codes.help_for(name))
             for p in cmd.params:
                 if getattr(p, "help", None):

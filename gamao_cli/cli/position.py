@@ -46,7 +46,7 @@ def _id_board(ident: str, fmt: str) -> str:
     return board_from_id(ident)   # with the XGID of the position when there is a state
 
 
-@click.command(cls=Command, epilog=exit_codes.help_for("position"))
+@click.command(cls=Command, epilog=exit_codes.epilog_for("position"))
 @click.argument("file", required=False, type=click.Path(allow_dash=True, readable=False))
 @click.option("--game", "-g", type=click.IntRange(min=1), default=1, show_default=True,
               help="Game number.")

@@ -45,7 +45,7 @@ def _write(batch, folder, to, status) -> int:
     return write_chosen(batch, folder, to, status)
 
 
-@click.command(cls=Command, epilog=exit_codes.help_for("select"))
+@click.command(cls=Command, epilog=exit_codes.epilog_for("select"))
 @paths_argument
 @click.option("--player", "players", multiple=True, metavar="NAME",
               help="A player, on either side, by the score line's name or the Player 1/Player "

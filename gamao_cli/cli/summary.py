@@ -39,7 +39,7 @@ def _summaries_of(path: str) -> tuple[list[dict], str | None, bool]:
         return [], internal_error_diagnostic(exc, label(path), where).format_text(), True
 
 
-@click.command(cls=Command, epilog=exit_codes.help_for("summary"))
+@click.command(cls=Command, epilog=exit_codes.epilog_for("summary"))
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(("table", "json", "csv")), default="table",
               show_default=True, help="table for people, json or csv for programs.")

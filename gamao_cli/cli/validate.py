@@ -18,7 +18,7 @@ from .reporters import (DEFAULT_THRESHOLD, FORMATS, SEVERITIES, STREAMED, Tally,
                         stream, summary_line)
 
 
-@click.command(cls=Command, epilog=exit_codes.help_for("validate"))
+@click.command(cls=Command, epilog=exit_codes.epilog_for("validate"))
 @paths_argument
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text: path:line:col: CODE severity message; json: one document; jsonl: one "
