@@ -55,7 +55,8 @@ from ..replay.snapshots import Snapshot, game_state_ids
 from ..replay.replay import validate_match
 from ..analysis.decisions import decisions_of
 from ..analysis.figures import MatchFigures, match_figures
-from .svg import DEFAULT_COLOURS, Layout, background_text, board_element, svg_text
+from .svg import (DEFAULT_COLOURS, NAME_LIMIT, Layout, background_text, board_element,
+                  svg_text)
 
 __all__ = ["FIELDS", "diagnostic_fragment", "replay_page", "replay_page_parts", "report_page"]
 
@@ -673,21 +674,57 @@ def _diag_list(diags: Sequence[Any]) -> list[str]:
 _EMPTY_BACKGROUND = '<g class="background" />'
 
 
+#: the first board of a page as text, by what it shows but the names: the
+#: names are put in from :data:`_NAME_MARKS` (emptied when full). Most pages
+#: open on the starting position with an opening roll: the same few hundred
+#: drawings, each a millisecond to make
+_FIRST_BOARDS: dict[tuple, tuple[str, str]] = {}
+#: what stands for each player's name in a cached board (no name is made
+#: of it: a board is cached with these names only, and the real names are
+#: put in, escaped, where they stand)
+_NAME_MARKS = ("\x00gamao-name-0\x00", "\x00gamao-name-1\x00")
+
+
 def _board_svg(page: _Page, colours: Mapping[str, str] | None) -> str:
+    """The page's first board: its first position, or the empty board."""
     # (the background, the same on every page of one look, is written once)
-    if page.first:
-        snap, opts = page.first[0]
-        root = board_element(snap, bottom=page.bottom, colours=colours, background=False,
-                             **opts)
-    else:
-        root = board_element(None, bottom=page.bottom, colours=colours, cube=False,
-                             background=False)
+    if not page.first:
+        return _board_text(board_element(None, bottom=page.bottom, colours=colours, cube=False,
+                                         background=False), colours)
+    snap, opts = page.first[0]
+    names = opts["names"]
+    last_play = opts["last_play"]
+    key = (snap.position, snap.state, page.bottom, opts["last_player"],
+           None if last_play is None else tuple(map(tuple, last_play)),
+           tuple(sorted((colours or {}).items())), get_language())
+    texts = _FIRST_BOARDS.get(key)
+    if texts is None:
+        text = _board_text(board_element(snap, bottom=page.bottom, colours=colours,
+                                         background=False, **{**opts, "names": _NAME_MARKS}),
+                           colours)
+        at = text.index("</title>")   # the title holds the whole names, the bands' are cut
+        if len(_FIRST_BOARDS) >= 1024:
+            _FIRST_BOARDS.clear()
+        texts = _FIRST_BOARDS[key] = (text[:at], text[at:])
+    title, rest = texts
+    for mark, name in zip(_NAME_MARKS, names):
+        shown = name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "\u2026"
+        title = title.replace(mark, _text_escape(name))
+        rest = rest.replace(mark, _text_escape(shown))
+    return title + rest
+
+
+def _text_escape(text: str) -> str:
+    """``text`` escaped as ElementTree escapes an element's text."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _board_text(root: Any, colours: Mapping[str, str] | None) -> str:
     root.set("id", "board")
     for child in root:
         if child.get("class") == "position":
             child.set("id", "board-position")
-    return svg_text(root).replace(
-        _EMPTY_BACKGROUND, background_text(colours), 1)
+    return svg_text(root).replace(_EMPTY_BACKGROUND, background_text(colours), 1)
 
 
 def replay_page(matches_with_reports: Iterable[Any], *, path: str, bottom: int = 1,

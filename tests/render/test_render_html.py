@@ -275,3 +275,25 @@ def test_the_page_data_is_one_json_object_and_the_page_is_xml_safe(language):
             assert "An\\x01n" in page and "odd-\\udcff.mat" in page and "\x01" not in page
             svg = re.search(r"<svg.*?</svg>", page, re.S).group(0)
             assert ET.fromstring(svg).get("id") == "board"
+
+
+def test_the_first_board_made_once_shows_each_pages_own_names():
+    """A page's first board is made once for every page that opens on the
+    same drawing, the names put in: each page's board is the drawing made
+    with its own names, for names holding what XML escapes, names too long
+    for the bands (cut there, whole in the title) and names alike but for
+    one character, in either order."""
+    from gamao_cli.render import html as H
+    from gamao_cli.render.svg import board_element
+    pairs = [("Ann", "Bob"), ("B<o>b & co", "A" * 40), ("A" * 40 + "x", "\u00c9lodie"),
+             ("Bob", "Ann"), ("Ann", "Bob")]
+    H._FIRST_BOARDS.clear()
+    for names in pairs:
+        text = (f" 5 point match\n\n Game 1\n {names[0]} : 0   {names[1]} : 0\n"
+                "  1) 41: 24/23 13/9          53: 24/21 21/16*\n")
+        page = H._Page(1)
+        page.add_match(0, read_matches(text)[0], None)
+        snap, opts = page.first[0]
+        whole = H._board_text(board_element(snap, bottom=1, background=False, **opts), None)
+        assert H._board_svg(page, None) == whole, names
+    assert len(H._FIRST_BOARDS) == 1
