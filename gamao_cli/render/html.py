@@ -77,6 +77,33 @@ _NO_DIAGS: tuple = ()
 _CUBE = (m.Double, m.Take, m.Drop)
 
 
+#: the steps of a position no play led to (one for all: nothing changes a
+#: position's steps once made)
+_NO_STEPS: list = []
+#: the page data's steps of a play, by its die steps (emptied when full):
+#: the same plays recur across pages
+_STEPS: dict[tuple, list[int]] = {}
+
+
+def _page_steps(steps: tuple) -> list[int]:
+    """A play's die steps as the page's data holds them: ``src, dst, hit``
+    (1 or 0) of each step on the board, flat.
+
+    >>> _page_steps(((24, 18, False), (13, 7, True)))
+    [24, 18, 0, 13, 7, 1]
+    """
+    flat = _STEPS.get(steps)
+    if flat is None:
+        flat = []
+        for src, dst, hit in steps:
+            if 0 <= src <= 25 and 0 <= dst <= 25:
+                flat += [src, dst, 1 if hit else 0]
+        if len(_STEPS) >= 16384:
+            _STEPS.clear()
+        _STEPS[steps] = flat
+    return flat
+
+
 def _add_diag(row: list[Any], index: int) -> None:
     """Add diagnostic ``index`` to the page data's position ``row``."""
     if row[15] is _NO_DIAGS:
@@ -371,8 +398,6 @@ class _Page:
         #: the analysis shown at a position (``analysis`` field: an index here)
         self.analyses: list[dict[str, Any]] = []
         self.marks: dict[int, tuple[str, float]] = {}   # id(action) -> worst mark, its error
-        #: an action's text as the moves table shows it, by its text
-        self.shown_texts: dict[str, str] = {}
 
     def add_match(self, k: int, match: m.Match, report: Any) -> None:
         if report is None or not any(g.records for g in report.games):
@@ -438,13 +463,11 @@ class _Page:
             # (MatchState's fields: cube, owner, on roll, Crawford, game state,
             # turn, offered, resignation, dice, length, score, Jacoby)
             cube, owner, on_roll, _c, _g, _t, offered, _r, dice = fields[:9]
-            steps: list[int] = []
+            steps: list[int] = _NO_STEPS
             last_player = -1
             if prev is not None and prev.steps and isinstance(prev.action, m.Play):
                 last_player = prev.action.player
-                for src, dst, hit in prev.steps:
-                    if 0 <= src <= 25 and 0 <= dst <= 25:
-                        steps += [src, dst, 1 if hit else 0]
+                steps = _page_steps(prev.steps)
             pos = r.position
             me, opp = pos.me, pos.opp
             sides = me + opp if on_roll == 0 else opp + me
@@ -628,11 +651,14 @@ class _Page:
 
     def action_html(self, a: Any, snap_of_action: Mapping[int, int],
                     diags_of_action: Mapping[int, list]) -> str:
-        i = snap_of_action.get(id(a))
+        key = id(a)
+        i = snap_of_action.get(key)
         written = a.text()
-        text = self.shown_texts.get(written)
+        text = _SHOWN_TEXTS.get(written)
         if text is None:   # the same for every action written alike
-            text = self.shown_texts[written] = f'<span class="t">{_e(written)}</span>'
+            if len(_SHOWN_TEXTS) >= 16384:
+                _SHOWN_TEXTS.clear()
+            text = _SHOWN_TEXTS[written] = f'<span class="t">{_e(written)}</span>'
         kind = _KINDS.get(a.__class__)
         if kind is None:
             kind = _KINDS[a.__class__] = _kind(a)
@@ -641,19 +667,27 @@ class _Page:
             out = f'<span class="act {kind} noboard" title="{not_replayed}">{text}</span>'
         else:
             frag = self.snaps[i][12]
-            marked = self.marks.get(id(a))
-            extra = title = ""
-            if marked is not None:
-                extra = " mark-" + marked[0].replace(" ", "-")
-                title = ' title="' + _e(_("{mark}: lost {error}").format(
-                    mark=_mark_word(marked[0]), error=f"{marked[1]:.3f}")) + '"'
-            # (a fragment is ASCII letters, digits and "-": nothing to escape)
-            out = (f'<a class="act {kind}{extra}" href="#{frag}" data-s="{i}" '
-                   f'data-frag="{frag}"{title}>{text}</a>')
-        for d in diags_of_action.get(id(a), []):
-            out += (f' <span class="badge {_e(d.severity)}" title="{_e(d.code)}: '
-                    f'{_e(_diag_text(d))}">{_e(d.code)}</span>')
+            marked = self.marks.get(key) if self.marks else None
+            if marked is None:
+                # (a fragment is ASCII letters, digits and "-": nothing to escape)
+                out = (f'<a class="act {kind}" href="#{frag}" data-s="{i}" '
+                       f'data-frag="{frag}">{text}</a>')
+            else:
+                title = _e(_("{mark}: lost {error}").format(
+                    mark=_mark_word(marked[0]), error=f"{marked[1]:.3f}"))
+                out = (f'<a class="act {kind} mark-{marked[0].replace(" ", "-")}" '
+                       f'href="#{frag}" data-s="{i}" data-frag="{frag}" title="{title}">'
+                       f'{text}</a>')
+        if diags_of_action:
+            for d in diags_of_action.get(key, ()):
+                out += (f' <span class="badge {_e(d.severity)}" title="{_e(d.code)}: '
+                        f'{_e(_diag_text(d))}">{_e(d.code)}</span>')
         return out
+
+
+#: an action's text as the moves table shows it, by its text (emptied when
+#: full): the same texts recur across pages
+_SHOWN_TEXTS: dict[str, str] = {}
 
 
 def _comments(comments: Sequence[str]) -> list[str]:
