@@ -817,19 +817,25 @@ def _shared_json(colours: Mapping[str, str] | None) -> tuple[str, str]:
     return texts
 
 
-def _page_json(page: _Page, bottom: int, colours: Mapping[str, str] | None) -> str:
-    """The page's data as JSON: the same text as one ``json.dumps`` of
-    ``{"fields", "layout", "colours", "bottom", "matches", "games", "snaps",
-    "diags", "analyses", "words"}``, the parts every page shares encoded
-    once (:func:`_shared_json`), what XML forbids written as its escape."""
+def _page_json(page: _Page, bottom: int, colours: Mapping[str, str] | None) -> list[str]:
+    """The page's data as JSON, in pieces: joined, the same text as one
+    ``json.dumps`` of ``{"fields", "layout", "colours", "bottom", "matches",
+    "games", "snaps", "diags", "analyses", "words"}``, the parts every page
+    shares encoded once (:func:`_shared_json`), what XML forbids written as
+    its escape. Each member its own piece: the positions of a big match are
+    tens of megabytes of JSON, never copied into one string."""
     from gamao_cli.formats.textio import xml_safe
     head, words = _shared_json(colours)
-    own = _json_for_script({"bottom": bottom, "matches": page.matches, "games": page.games,
-                            "snaps": page.snaps, "diags": page.diags,
-                            "analyses": page.analyses})
-    if not own.isascii():   # (ASCII JSON holds no control character: JSON escapes them)
-        own = xml_safe(own)
-    return head + "," + own[1:-1] + "," + words
+    pieces = [head]
+    for name, value in (("bottom", bottom), ("matches", page.matches), ("games", page.games),
+                        ("snaps", page.snaps), ("diags", page.diags),
+                        ("analyses", page.analyses)):
+        text = _json_for_script(value)
+        if not text.isascii():   # (ASCII JSON holds no control character: JSON escapes them)
+            text = xml_safe(text)
+        pieces += [f',"{name}":', text]
+    pieces += [",", words]
+    return pieces
 
 
 def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom: int = 1,
@@ -900,7 +906,7 @@ def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom:
         yield xml_safe(section)
     del sections
     yield xml_safe(before_data)
-    yield script_data
+    yield from script_data
     del script_data
     yield before_script
     yield _SCRIPT

@@ -233,8 +233,9 @@ def test_the_nu_html_checker_finds_nothing(tmp_path):
 
 def test_the_html_writer_hands_the_page_over_in_pieces():
     """``convert --to html`` writes the page as it is made: the writer's
-    result is pieces not yet made, the move lists and the page's data each
-    a piece of its own, and what is written is a whole page."""
+    result is pieces not yet made, the move lists and the page's data in
+    pieces of their own (the data's first piece starts its JSON object),
+    and what is written is a whole page."""
     from gamao_cli import formats
     matches = read_matches((ROOT / "examples" / "illegal-play.mat").read_text(encoding="utf-8"),
                            "illegal-play.mat")
