@@ -136,8 +136,6 @@ def translate_help(text: str) -> str:
     return "\n\n".join(out)
 
 
-
-
 class _Translated:
     """Help written in the language that speaks (a mixin of click's classes)."""
 

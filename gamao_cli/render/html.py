@@ -55,8 +55,9 @@ from ..replay.snapshots import Snapshot, game_state_ids
 from ..replay.replay import validate_match
 from ..analysis.decisions import decisions_of
 from ..analysis.figures import MatchFigures, match_figures
+from ..model.notation import BoundedCache
 from .svg import (DEFAULT_COLOURS, NAME_LIMIT, Layout, background_text, board_element,
-                  svg_text)
+                  escape_text, look_key, svg_text)
 
 __all__ = ["FIELDS", "diagnostic_fragment", "replay_page", "replay_page_parts", "report_page"]
 
@@ -80,9 +81,9 @@ _CUBE = (m.Double, m.Take, m.Drop)
 #: the steps of a position no play led to (one for all: nothing changes a
 #: position's steps once made)
 _NO_STEPS: list = []
-#: the page data's steps of a play, by its die steps (emptied when full):
-#: the same plays recur across pages
-_STEPS: dict[tuple, list[int]] = {}
+#: the page data's steps of a play, by its die steps: the same plays recur
+#: across pages
+_STEPS: BoundedCache[tuple, list[int]] = BoundedCache(16384)
 
 
 def _page_steps(steps: tuple) -> list[int]:
@@ -92,15 +93,13 @@ def _page_steps(steps: tuple) -> list[int]:
     >>> _page_steps(((24, 18, False), (13, 7, True)))
     [24, 18, 0, 13, 7, 1]
     """
-    flat = _STEPS.get(steps)
+    flat = _STEPS.data.get(steps)
     if flat is None:
         flat = []
         for src, dst, hit in steps:
             if 0 <= src <= 25 and 0 <= dst <= 25:
                 flat += [src, dst, 1 if hit else 0]
-        if len(_STEPS) >= 16384:
-            _STEPS.clear()
-        _STEPS[steps] = flat
+        _STEPS.put(steps, flat)
     return flat
 
 
@@ -660,11 +659,9 @@ class _Page:
         key = id(a)
         i = snap_of_action.get(key)
         written = a.text()
-        text = _SHOWN_TEXTS.get(written)
+        text = _SHOWN_TEXTS.data.get(written)
         if text is None:   # the same for every action written alike
-            if len(_SHOWN_TEXTS) >= 16384:
-                _SHOWN_TEXTS.clear()
-            text = _SHOWN_TEXTS[written] = f'<span class="t">{_e(written)}</span>'
+            text = _SHOWN_TEXTS.put(written, f'<span class="t">{_e(written)}</span>')
         kind = _KINDS.get(a.__class__)
         if kind is None:
             kind = _KINDS[a.__class__] = _kind(a)
@@ -691,9 +688,9 @@ class _Page:
         return out
 
 
-#: an action's text as the moves table shows it, by its text (emptied when
-#: full): the same texts recur across pages
-_SHOWN_TEXTS: dict[str, str] = {}
+#: an action's text as the moves table shows it, by its text: the same texts
+#: recur across pages
+_SHOWN_TEXTS: BoundedCache[str, str] = BoundedCache(16384)
 
 
 def _comments(comments: Sequence[str]) -> list[str]:
@@ -715,10 +712,10 @@ _EMPTY_BACKGROUND = '<g class="background" />'
 
 
 #: the first board of a page as text, by what it shows but the names: the
-#: names are put in from :data:`_NAME_MARKS` (emptied when full). Most pages
+#: names are put in from :data:`_NAME_MARKS`. Most pages
 #: open on the starting position with an opening roll: the same few hundred
 #: drawings, each a millisecond to make
-_FIRST_BOARDS: dict[tuple, tuple[str, str]] = {}
+_FIRST_BOARDS: BoundedCache[tuple, tuple[str, str]] = BoundedCache(1024)
 #: what stands for each player's name in a cached board (no name is made
 #: of it: a board is cached with these names only, and the real names are
 #: put in, escaped, where they stand)
@@ -736,27 +733,20 @@ def _board_svg(page: _Page, colours: Mapping[str, str] | None) -> str:
     last_play = opts["last_play"]
     key = (snap.position, snap.state, page.bottom, opts["last_player"],
            None if last_play is None else tuple(map(tuple, last_play)),
-           tuple(sorted((colours or {}).items())), get_language())
+           look_key(colours), get_language())
     texts = _FIRST_BOARDS.get(key)
     if texts is None:
         text = _board_text(board_element(snap, bottom=page.bottom, colours=colours,
                                          background=False, **{**opts, "names": _NAME_MARKS}),
                            colours)
         at = text.index("</title>")   # the title holds the whole names, the bands' are cut
-        if len(_FIRST_BOARDS) >= 1024:
-            _FIRST_BOARDS.clear()
-        texts = _FIRST_BOARDS[key] = (text[:at], text[at:])
+        texts = _FIRST_BOARDS.put(key, (text[:at], text[at:]))
     title, rest = texts
     for mark, name in zip(_NAME_MARKS, names):
         shown = name if len(name) <= NAME_LIMIT else name[:NAME_LIMIT - 1] + "\u2026"
-        title = title.replace(mark, _text_escape(name))
-        rest = rest.replace(mark, _text_escape(shown))
+        title = title.replace(mark, escape_text(name))
+        rest = rest.replace(mark, escape_text(shown))
     return title + rest
-
-
-def _text_escape(text: str) -> str:
-    """``text`` escaped as ElementTree escapes an element's text."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _board_text(root: Any, colours: Mapping[str, str] | None) -> str:
@@ -795,8 +785,8 @@ _SCRIPT_MARK = "<\x00script>"
 
 #: the JSON of the data every page of one look and language shares, by
 #: (colours, language): the text before the page's own data, and the words
-#: after it (emptied when full: a few looks in a run)
-_SHARED_JSON: dict[tuple, tuple[str, str]] = {}
+#: after it (a few looks in a run)
+_SHARED_JSON: BoundedCache[tuple, tuple[str, str]] = BoundedCache(64)
 
 
 def _shared_json(colours: Mapping[str, str] | None) -> tuple[str, str]:
@@ -804,16 +794,14 @@ def _shared_json(colours: Mapping[str, str] | None) -> tuple[str, str]:
     start of its JSON object, and its words as the object's last member,
     made once a look and language (what XML forbids already escaped)."""
     from gamao_cli.formats.textio import xml_safe
-    key = (tuple(sorted((colours or {}).items())), get_language())
+    key = (look_key(colours), get_language())
     texts = _SHARED_JSON.get(key)
     if texts is None:
         head = _json_for_script({"fields": {f: i for i, f in enumerate(FIELDS)},
                                  "layout": Layout().to_json(),
                                  "colours": {**DEFAULT_COLOURS, **(colours or {})}})
         words = _json_for_script({"words": _script_words()})
-        if len(_SHARED_JSON) >= 64:
-            _SHARED_JSON.clear()
-        texts = _SHARED_JSON[key] = (xml_safe(head[:-1]), xml_safe(words[1:]))
+        texts = _SHARED_JSON.put(key, (xml_safe(head[:-1]), xml_safe(words[1:])))
     return texts
 
 

@@ -54,6 +54,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..i18n import _
 from ..ids import MatchState, match_id, position_id
+from ..model.notation import BoundedCache
 
 __all__ = ["DEFAULT_COLOURS", "Layout", "SvgText", "board", "board_element", "pip_counts"]
 
@@ -121,8 +122,8 @@ class SvgText(str):
 
 
 #: num's texts by coordinate: a board's few hundred coordinates are nearly
-#: all the same few hundred on every board (emptied when full)
-_NUMS: dict[float, str] = {}
+#: all the same few hundred on every board
+_NUMS: BoundedCache[float, str] = BoundedCache(8192)
 
 
 def num(x: float) -> str:
@@ -131,33 +132,41 @@ def num(x: float) -> str:
     >>> num(612.0), num(70.125), num(-3.5), num(-0.001)
     ('612', '70.12', '-3.5', '0')
     """
-    text = _NUMS.get(x)
+    text = _NUMS.data.get(x)
     if text is None:
         text = f"{x:.2f}".rstrip("0").rstrip(".")
-        if text == "-0":
-            text = "0"
-        if len(_NUMS) >= 8192:
-            _NUMS.clear()
-        _NUMS[x] = text
+        text = _NUMS.put(x, "0" if text == "-0" else text)
     return text
 
 
-#: an attribute value as ElementTree escapes it, by value (emptied when full)
-_ATTRS: dict[str, str] = {}
+#: an attribute value as ElementTree escapes it, by value
+_ATTRS: BoundedCache[str, str] = BoundedCache(8192)
 
 
 def _escape_attribute(value: str) -> str:
     """``value`` escaped as ElementTree's XML serialisation escapes an
     attribute: ``& < > "`` and the three white-space controls."""
-    text = _ATTRS.get(value)
+    text = _ATTRS.data.get(value)
     if text is None:
-        text = (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                .replace('"', "&quot;").replace("\r", "&#13;").replace("\n", "&#10;")
-                .replace("\t", "&#09;"))
-        if len(_ATTRS) >= 8192:
-            _ATTRS.clear()
-        _ATTRS[value] = text
+        text = _ATTRS.put(value, escape_text(value).replace('"', "&quot;")
+                          .replace("\r", "&#13;").replace("\n", "&#10;").replace("\t", "&#09;"))
     return text
+
+
+def escape_text(text: str) -> str:
+    """``text`` escaped as ElementTree's XML serialisation escapes an
+    element's text: ``& < >``.
+
+    >>> escape_text("B<o>b & co")
+    'B&lt;o&gt;b &amp; co'
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def look_key(colours: Mapping[str, str] | None) -> tuple:
+    """``colours`` (a drawing's overrides of :data:`DEFAULT_COLOURS`) as a
+    key of the texts kept by look, the same for equal mappings."""
+    return tuple(sorted((colours or {}).items()))
 
 
 class _Unusual(Exception):
@@ -193,7 +202,7 @@ def svg_text(element: ET.Element) -> str:
             if text:
                 if type(text) is not str:
                     raise _Unusual
-                write(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+                write(escape_text(text))
             for child in el:
                 put(child)
             write("</" + tag + ">")
@@ -542,8 +551,8 @@ def board(snapshot_or_position: Any = None, *, state: MatchState | None = None,
         numbers=numbers, home=home, colours=colours, style=style, title=title))))
 
 
-#: background_text's drawings, by look (emptied when full: a few looks in a run)
-_BACKGROUNDS: dict[tuple, str] = {}
+#: background_text's drawings, by look (a few looks in a run)
+_BACKGROUNDS: BoundedCache[tuple, str] = BoundedCache(64)
 
 
 def background_text(colours: Mapping[str, str] | None = None, *, numbers: bool = True,
@@ -555,14 +564,12 @@ def background_text(colours: Mapping[str, str] | None = None, *, numbers: bool =
     >>> background_text().startswith('<g class="background"><rect class="surround"')
     True
     """
-    key = (tuple(sorted((colours or {}).items())), numbers, home)
+    key = (look_key(colours), numbers, home)
     text = _BACKGROUNDS.get(key)
     if text is None:
         holder = ET.Element("svg")
         _Svg(colours, Layout(home)).background(holder, numbers)
-        if len(_BACKGROUNDS) >= 64:
-            _BACKGROUNDS.clear()
-        text = _BACKGROUNDS[key] = svg_text(holder[0])
+        text = _BACKGROUNDS.put(key, svg_text(holder[0]))
     return text
 
 

@@ -297,4 +297,4 @@ def test_the_first_board_made_once_shows_each_pages_own_names():
         snap, opts = page.first[0]
         whole = H._board_text(board_element(snap, bottom=1, background=False, **opts), None)
         assert H._board_svg(page, None) == whole, names
-    assert len(H._FIRST_BOARDS) == 1
+    assert len(H._FIRST_BOARDS.data) == 1
