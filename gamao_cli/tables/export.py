@@ -34,7 +34,7 @@ from gamao_cli.i18n import _, ngettext
 from gamao_cli.replay.diagnostics import Diagnostic
 
 from . import storage
-from .rows import match_rows
+from .rows import ACTION_CELLS, match_rows
 from .schema import TABLES
 from .writers import ENDINGS, WRITERS
 
@@ -398,8 +398,18 @@ def _out_of_range(rows, label: str) -> InputError | None:
     problem = check("matches", rows.match, _INT_COLUMNS["matches"])
     for g in rows.games:
         problem = problem or check("games", g, _INT_COLUMNS["games"])
-    for a in rows.actions:
-        problem = problem or check("actions", a, _ACTION_CHECKED)
+    if problem is None:   # the first action with a figure out of range, column by column
+        cells = rows.action_table.cells
+        found = []
+        for name, bound in _ACTION_CHECKED:
+            at = ACTION_CELLS.index(name)
+            first = next((k for k, c in enumerate(cells)
+                          if c[at] is not None and not -bound <= c[at] < bound), None)
+            if first is not None:
+                found.append((first, name, cells[first][at], bound))
+        if found:
+            _first, name, value, bound = min(found, key=lambda f: f[0])
+            problem = check("actions", {name: value}, [(name, bound)])
     return problem
 
 
@@ -421,11 +431,11 @@ def _export_source(source, label, writers, result, input_error_diagnostic,
                 continue
             writers["matches"].add([rows.match])
             writers["games"].add(rows.games)
-            writers["actions"].add(rows.actions)
+            writers["actions"].add(rows.action_table)
             writers["decisions"].add(rows.decisions)
             result.matches += 1
             result.games += len(rows.games)
-            result.actions += len(rows.actions)
+            result.actions += len(rows.action_table)
             result.errors += rows.match["errors"]
             result.warnings += rows.match["warnings"]
             result.infos += rows.match["infos"]

@@ -45,7 +45,7 @@ from gamao_cli.replay.record_rules import Rules
 from gamao_cli.replay.replay import MatchReport, Replays
 from gamao_cli.replay.snapshots import game_state_ids
 
-from .schema import ANALYSIS
+from .schema import ANALYSIS, TABLES
 
 Row = dict[str, Any]
 
@@ -63,12 +63,25 @@ def _step_texts(steps: tuple) -> tuple[str, str]:
 
     >>> _step_texts(((6, 5, False), (24, 18, False)))
     ('6/5 24/18', '24/18 6/5')
+    >>> _step_texts(((25, 22, True), (6, 0, False)))
+    ('bar/22* 6/off', 'bar/22* 6/off')
     """
     texts = _STEP_TEXTS.data.get(steps)
     if texts is None:
-        texts = _STEP_TEXTS.put(steps, (format_steps(steps, group=False),
-                                        format_steps(sorted(steps, reverse=True), group=False)))
+        try:   # a step at a time, from the table of every step's text
+            texts = (" ".join([_STEP_TEXT[s] for s in steps]),
+                     " ".join([_STEP_TEXT[s] for s in sorted(steps, reverse=True)]))
+        except (KeyError, TypeError):   # a point no board has (format_steps writes it)
+            texts = (format_steps(steps, group=False),
+                     format_steps(sorted(steps, reverse=True), group=False))
+        _STEP_TEXTS.put(steps, texts)
     return texts
+
+
+#: every die step's text as :func:`format_steps` writes it (a play's text
+#: is theirs joined: the plays of an archive are many, a sixth of them new)
+_STEP_TEXT = {(src, dst, hit): format_steps([(src, dst, hit)], group=False)
+              for src in range(26) for dst in range(26) for hit in (False, True)}
 
 
 _ROLL_TYPES = (m.Play, m.Dance, m.UnplayedRoll, m.IllegalPlayMarker)
@@ -78,12 +91,111 @@ _KINDS = {m.Play: "roll", m.Dance: "roll", m.UnplayedRoll: "roll", m.IllegalPlay
           m.SetUp: "setup"}
 
 
+#: the ``actions`` columns that change from action to action, in the order
+#: of :attr:`ActionTable.cells`' tuples (the others are the match's or the
+#: game's, or the analysis columns)
+ACTION_CELLS = ("seq", "move_number", "player", "kind", "die1", "die2", "play", "play_written",
+                "points", "cube_value", "cube_owner", "position_id", "match_id_gnubg", "xgid",
+                "pips0", "pips1", "legal", "codes")
+
+
+class ActionTable:
+    """The ``actions`` rows of one match, kept by what varies: the match's
+    values once (``match_id``, ``path``, ``index_in_file``), each game's
+    once (``spans``: how many rows, the game's number, its score before),
+    a tuple of the :data:`ACTION_CELLS` an action (``cells``), and the
+    analysis columns of the few actions that carry analysis (``analysis``:
+    by row number). The Parquet writer takes the columns whole
+    (:meth:`columns`); :meth:`rows` makes the rows as dicts.
+
+    A row as a dict costs more than the row's work (a 31-key dict display,
+    then pyarrow reading it back key by key): on the bulk corpus the dicts
+    and their conversion were 0.7 s of an export's 3.6 s."""
+
+    __slots__ = ("match_id", "path", "index", "spans", "cells", "analysis")
+
+    def __init__(self, path: str, index: int):
+        self.match_id: str | None = None
+        self.path = path
+        self.index = index
+        self.spans: list[tuple[int, int, int, int]] = []
+        self.cells: list[tuple] = []
+        self.analysis: dict[int, Row] = {}
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def row(self, i: int, game: int, score0: int, score1: int) -> Row:
+        row = {"match_id": self.match_id, "path": self.path, "index_in_file": self.index,
+               "game": game, **dict(zip(ACTION_CELLS, self.cells[i])),
+               "score0": score0, "score1": score1}
+        row.update(self.analysis.get(i, _NO_ANALYSIS))
+        return {name: row[name] for name in _ACTION_COLUMNS}
+
+    def rows(self) -> list[Row]:
+        """The rows as dicts, the table's columns in order."""
+        out = []
+        i = 0
+        for n, game, s0, s1 in self.spans:
+            out.extend(self.row(k, game, s0, s1) for k in range(i, i + n))
+            i += n
+        return out
+
+    @staticmethod
+    def columns(tables: list["ActionTable"]) -> dict[str, list | tuple]:
+        """The rows of ``tables``, one after the other, as one list (or
+        tuple) a column."""
+        cols: dict[str, list | tuple] = {}
+        total = sum(len(t) for t in tables)
+        match_ids: list = []
+        paths: list = []
+        indexes: list = []
+        games: list = []
+        score0: list = []
+        score1: list = []
+        for t in tables:
+            n = len(t)
+            match_ids += [t.match_id] * n
+            paths += [t.path] * n
+            indexes += [t.index] * n
+            for k, game, s0, s1 in t.spans:
+                games += [game] * k
+                score0 += [s0] * k
+                score1 += [s1] * k
+        cols.update(match_id=match_ids, path=paths, index_in_file=indexes, game=games,
+                    score0=score0, score1=score1)
+        cells: list[tuple] = []
+        for t in tables:
+            cells += t.cells
+        if cells:
+            cols.update(zip(ACTION_CELLS, zip(*cells)))
+        else:
+            cols.update((name, []) for name in ACTION_CELLS)
+        for name in _ANALYSIS_NAMES:
+            cols[name] = [None] * total
+        offset = 0
+        for t in tables:
+            for i, values in t.analysis.items():
+                for name in _ANALYSIS_NAMES:
+                    cols[name][offset + i] = values[name]
+            offset += len(t)
+        return {name: cols[name] for name in _ACTION_COLUMNS}
+
+
 @dataclass
 class MatchRows:
     match: Row
     games: list[Row] = field(default_factory=list)
-    actions: list[Row] = field(default_factory=list)
+    action_table: ActionTable = field(default_factory=lambda: ActionTable("", 0))
     decisions: list[Row] = field(default_factory=list)
+    _actions: list[Row] | None = None
+
+    @property
+    def actions(self) -> list[Row]:
+        """The ``actions`` rows as dicts (made once, when asked)."""
+        if self._actions is None:
+            self._actions = self.action_table.rows()
+        return self._actions
 
 
 def canonical_text(match: m.Match, report: MatchReport) -> str:
@@ -266,6 +378,7 @@ def _analysis(action: m.ActionType) -> dict[str, Any]:
 #: :func:`match_rows` writes in its row display)
 _NO_ANALYSIS = {c.name: None for c in ANALYSIS}
 _ANALYSIS_NAMES = tuple(_NO_ANALYSIS)
+_ACTION_COLUMNS = tuple(c.name for c in TABLES["actions"])
 
 
 def _final_owner(game: m.Game, result) -> int | None:
@@ -304,14 +417,18 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     except GamaoError:
         rules = None
     players = match.players
-    rows = MatchRows(match={})
-    actions = rows.actions
-    analysed: list[tuple[m.Game, int, m.ActionType, Row]] = []
+    table = ActionTable(path, index)
+    rows = MatchRows(match={}, action_table=table)
+    cells = table.cells
+    cell = cells.append
+    analysed: list[tuple[m.Game, int, m.ActionType, int]] = []
     on_action = where.on_action
     # canonical_text's lines, made beside the rows from what they hold
     # (tests/test_tables.py checks that the id is match_id's)
     canonical = ["gamao match 1", f"length {match.length}", f"players {players[0]} | {players[1]}"]
     line = canonical.append
+    step_texts = _STEP_TEXTS.data.get
+    facts = board_facts
     for gi, (game, result) in enumerate(zip(match.games, report.games)):
         records = {id(r.action): r for r in result.records}
         ids_of = {id(r.action): ids for r, ids in placed[gi]} if gi < len(placed) else {}
@@ -333,7 +450,8 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                     written = a.play_text()
                     steps = rec.steps if rec is not None else None
                     if steps is not None:
-                        play, fixed = _step_texts(tuple(steps))
+                        texts = step_texts(steps) if type(steps) is tuple else None
+                        play, fixed = texts or _step_texts(tuple(steps))
                         if not steps:
                             fixed = written
                     else:
@@ -363,7 +481,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                 if pos is not None and rec.turn is not None:
                     turn = rec.turn
                     ids = ids_of.get(id(a))
-                    pid, field, mine, theirs = board_facts(pos.me, pos.opp, turn == 1)
+                    pid, field, mine, theirs = facts(pos.me, pos.opp, turn == 1)
                     if ids is not None and pid is not None:
                         mid_g, tail = ids[0]
                         xg = "XGID=" + field + tail
@@ -380,24 +498,13 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
                 legal = False
             else:
                 legal = True if checked else None
-            # (one dict display, the analysis columns null: an action
-            # without analysis, nearly all, has the nulls _analysis would
-            # make; tests/test_fast_paths.py checks the row against the schema)
-            row: Row = {"match_id": None, "path": path, "index_in_file": index,
-                        "game": number, "seq": seq, "move_number": a.move_number,
-                        "player": a.player, "kind": kind, "die1": die1, "die2": die2,
-                        "play": play, "play_written": written, "points": points,
-                        "cube_value": cube_value, "cube_owner": cube_owner,
-                        "score0": s0, "score1": s1, "position_id": pid,
-                        "match_id_gnubg": mid_g, "xgid": xg, "pips0": pips0, "pips1": pips1,
-                        "legal": legal, "codes": _codes(diags) if diags else None,
-                        "equity": None, "best_equity": None, "equity_loss": None, "luck": None,
-                        "win_probability": None, "gammon_probability": None,
-                        "analysis_depth": None}
-            actions.append(row)
+            cell((seq, a.move_number, a.player, kind, die1, die2, play, written, points,
+                  cube_value, cube_owner, pid, mid_g, xg, pips0, pips1, legal,
+                  _codes(diags) if diags else None))
             if getattr(a, "analysis", None) is not None:
-                row.update(_analysis(a))
-                analysed.append((game, seq, a, row))
+                table.analysis[len(cells) - 1] = _analysis(a)
+                analysed.append((game, seq, a, len(cells) - 1))
+        table.spans.append((len(game.actions), number, s0, s1))
         in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
         rows.games.append({
             "match_id": None, "path": path, "index_in_file": index, "game": game.number, "score0": s0, "score1": s1,
@@ -410,12 +517,12 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
             "codes": _codes(where.on_game.get(gi, [])),
         })
     mid = _hashed("\n".join(canonical) + "\n")
-    for row in actions:
-        row["match_id"] = mid
+    table.match_id = mid
     for row in rows.games:
         row["match_id"] = mid
     if analysed:
-        rows.decisions = decision_rows(match, analysed)
+        actions = rows.actions
+        rows.decisions = decision_rows(match, [(g, seq, a, actions[i]) for g, seq, a, i in analysed])
     rows.match = {
         "match_id": mid, "path": path, "index_in_file": index, "format": fmt,
         "player0": players[0], "player1": players[1], "length": match.length,
@@ -426,7 +533,7 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
         "event": match.tag("Event"), "site": match.tag("Site"),
         "date": parse_date(match.tag("EventDate")),
         "score0": report.final_score[0], "score1": report.final_score[1],
-        "winner": report.winner, "games": len(match.games), "actions": len(actions),
+        "winner": report.winner, "games": len(match.games), "actions": len(table),
         "errors": report.errors, "warnings": report.warnings,
         "infos": sum(d.severity == "info" for d in report.diagnostics),
         "codes": _codes(where.on_match),

@@ -32,6 +32,7 @@ from typing import IO, Any, Iterable
 
 from gamao_cli.formats.textio import escape_surrogates
 
+from .rows import ActionTable
 from .schema import CANDIDATE_FIELDS, TABLES, TABLES_VERSION
 
 #: Rows a writer holds before writing them out (a Parquet row group).
@@ -74,7 +75,9 @@ class _Part:
         self.rows: list[dict[str, Any]] = []
         self.count = 0
 
-    def add(self, rows: Iterable[dict[str, Any]]) -> None:
+    def add(self, rows: Iterable[dict[str, Any]] | ActionTable) -> None:
+        if isinstance(rows, ActionTable):
+            rows = rows.rows()
         self.rows.extend(rows)
         if len(self.rows) >= BATCH_ROWS:
             self.flush()
@@ -99,6 +102,25 @@ class ParquetPart(_Part):
         import pyarrow.parquet as pq
         self.schema = arrow_schema(table)
         self.writer = pq.ParquetWriter(fh, self.schema, compression="zstd")
+        self.tables: list[ActionTable] = []
+        self.pending = 0
+
+    def add(self, rows: Iterable[dict[str, Any]] | ActionTable) -> None:
+        if not isinstance(rows, ActionTable):
+            super().add(rows)
+            return
+        self.tables.append(rows)
+        self.pending += len(rows)
+        if self.pending >= BATCH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.tables:
+            tables, self.tables = self.tables, []
+            self.count += self.pending
+            self.pending = 0
+            self._write_columns(ActionTable.columns(tables))
+        super().flush()
 
     def _write(self, rows: list[dict[str, Any]]) -> None:
         try:
@@ -106,6 +128,21 @@ class ParquetPart(_Part):
         except UnicodeEncodeError:   # a lone surrogate (a file name that is no UTF-8)
             table = self._table([{k: _text(v) for k, v in r.items()} for r in rows])
         self.writer.write_table(table)
+
+    def _write_columns(self, columns: dict[str, list | tuple]) -> None:
+        """Rows given column by column (:meth:`ActionTable.columns`), each
+        column read by pyarrow in one pass: a third of the time of reading
+        the same rows as dicts (:meth:`_table`)."""
+        import pyarrow as pa
+        schema = self.schema
+        arrays = []
+        for f in schema:
+            values = columns[f.name]
+            try:
+                arrays.append(pa.array(values, type=f.type))
+            except UnicodeEncodeError:   # a lone surrogate (a file name that is no UTF-8)
+                arrays.append(pa.array([_text(v) for v in values], type=f.type))
+        self.writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
 
     def _table(self, rows: list[dict[str, Any]]):
         """The rows as a table of the schema: read by pyarrow in one pass
