@@ -689,3 +689,33 @@ def test_a_file_of_many_reads_is_read_whole_and_a_head_or_a_limit_cuts_it(tmp_pa
         read_file_bytes(p, limit=1000)
     with pytest.raises(InputError):   # a folder, as open() says
         read_file_bytes(tmp_path)
+
+
+def test_a_folder_of_outputs_is_synced_once_after_every_file(tmp_path, monkeypatch):
+    """``convert --out-dir`` syncs each output file before its rename, and
+    the folder (which makes the renames durable) once, at the end, even
+    when an output fails on the way; one file written alone syncs its
+    folder at once."""
+    from click.testing import CliRunner
+    from gamao_cli.cli import main
+    events: list[tuple[str, str]] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(textio.os, "fsync", lambda fd: (events.append(("file", "")),
+                                                         real_fsync(fd))[1])
+    monkeypatch.setattr(textio, "_fsync_dir", lambda folder: events.append(("dir", str(folder))))
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for n in range(3):
+        (inputs / f"m{n}.mat").write_text(
+            " 1 point match\n\n Game 1\n Ann : 0   Bob : 0\n  1) 31: 8/5 6/5\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "m1.json").write_text("earlier")   # refused without --force: the others still go
+    r = CliRunner().invoke(main, ["convert", str(inputs), "--to", "json", "--out-dir", str(out)])
+    assert r.exit_code == 2, r.output
+    assert sorted(p.name for p in out.iterdir()) == ["m0.json", "m1.json", "m2.json"]
+    assert (out / "m1.json").read_text() == "earlier"
+    assert events == [("file", ""), ("file", ""), ("dir", str(out))]
+    events.clear()
+    atomic_write(str(tmp_path / "alone.txt"), "x")
+    assert events == [("file", ""), ("dir", str(tmp_path))]

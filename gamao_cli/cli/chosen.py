@@ -16,14 +16,22 @@ def write_chosen(chosen: Iterable[Any], folder: Any, to: str | None,
     """Write each chosen match (an object with ``where``, ``index`` and
     ``alone``: what the archive tools keep of one) into ``folder``, in its
     input's own format or converted ``to`` one; the number written."""
+    from gamao_cli.formats.textio import folders_synced_at_end
+
+    wanted: dict[Any, list] = {}
+    for c in chosen:
+        wanted.setdefault(c.where, []).append(c)
+    with folders_synced_at_end():
+        return _write_wanted(wanted, folder, to, status)
+
+
+def _write_wanted(wanted: dict[Any, list], folder: Any, to: str | None,
+                  status: exit_codes.Status) -> int:
     from gamao_cli.archive.inputs import read_inputs
     from gamao_cli.archive.output import payload
     from gamao_cli.errors import InputError, OutputError, WriteRefused
     from gamao_cli.replay.check import input_error_diagnostic
 
-    wanted: dict[Any, list] = {}
-    for c in chosen:
-        wanted.setdefault(c.where, []).append(c)
     written = 0
     for where, source in read_inputs(list(wanted), os.getcwd()):
         for c in wanted.get(where, []):

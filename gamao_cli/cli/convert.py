@@ -10,6 +10,7 @@ import click
 
 from gamao_cli import formats
 from gamao_cli.formats import members
+from gamao_cli.formats.textio import folders_synced_at_end
 from gamao_cli.i18n import _, ngettext
 
 from . import exit_codes
@@ -198,6 +199,13 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
     if out_dir:
         _make_folder(out_dir)
     status = exit_codes.Status()
+    with folders_synced_at_end():
+        _convert_all(jobs, target, output, force, strict, status)
+    sys.exit(status.code)
+
+
+def _convert_all(jobs, target: str, output: str | None, force: bool, strict: bool,
+                 status: "exit_codes.Status") -> None:
     for f, out in jobs:
         if f != STDIN and out != "-" and _same_file(f, out):
             if output:
@@ -213,4 +221,3 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         for msg in messages:
             click.echo(msg, err=True)
         status.merge(code)
-    sys.exit(status.code)

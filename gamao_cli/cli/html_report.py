@@ -7,7 +7,7 @@ import os
 import re
 from typing import Iterable
 
-from gamao_cli.formats.textio import atomic_write, link_refused, xml_safe
+from gamao_cli.formats.textio import atomic_write, folders_synced_at_end, link_refused, xml_safe
 
 
 
@@ -41,9 +41,7 @@ def write_html_report(results: Iterable, folder: str, force: bool = False) -> st
     from gamao_cli.formats import members
     from gamao_cli.errors import InputError, OutputError
     from gamao_cli.i18n import _
-    from gamao_cli.cli import collector_paused
-    from gamao_cli.render.html import replay_page_parts, report_page
-    from gamao_cli.replay.replay import Replays
+    from gamao_cli.render.html import report_page
 
     results = list(results)
     pages_dir = os.path.join(folder, "pages")
@@ -74,6 +72,17 @@ def write_html_report(results: Iterable, folder: str, force: bool = False) -> st
             folder=folder, reason=exc.strerror)) from None
     _check_folder(pages_dir)
     links: dict[str, str] = {}
+    with folders_synced_at_end():
+        _write_pages(todo, pages_dir, links, force)
+    atomic_write(index, xml_safe(report_page(results, links)), force=force)
+    return index
+
+
+def _write_pages(todo, pages_dir: str, links: dict[str, str], force: bool) -> None:
+    """Each record's page into ``pages_dir`` (its link into ``links``)."""
+    from gamao_cli.cli import collector_paused
+    from gamao_cli.render.html import replay_page_parts
+    from gamao_cli.replay.replay import Replays
     replays = Replays()
     for r, name, matches in todo:
         # (as convert --to html writes a page: piece by piece, the collector
@@ -83,5 +92,3 @@ def write_html_report(results: Iterable, folder: str, force: bool = False) -> st
             atomic_write(os.path.join(pages_dir, name), (xml_safe(p) for p in parts),
                          force=force)
         links[r.path] = f"pages/{name}"
-    atomic_write(index, xml_safe(report_page(results, links)), force=force)
-    return index

