@@ -293,6 +293,44 @@ def test_convert_out_dir_and_strict(tmp_path):
     assert r.exit_code == 1 and not (tmp_path / "s" / "illegal-play.json").exists()
 
 
+def test_convert_jobs_give_the_same_files_and_messages(tmp_path, monkeypatch):
+    """``convert --jobs 2`` of many inputs converts them in worker processes,
+    and gives what ``--jobs 1`` gives: the same files byte for byte, the same
+    messages in the same order (a warning, an input that is no match, an
+    output that exists), the same exit code."""
+    import multiprocessing.pool
+    src = tmp_path / "in"
+    src.mkdir()
+    selfplay = sorted((ROOT / "tests" / "data" / "selfplay").glob("*.mat"))
+    for k in range(8):   # (enough bytes for the workers to be worth starting: 330 kB)
+        for p in selfplay:
+            shutil.copy(p, src / f"c{k}-{p.name}")
+    shutil.copy(EXAMPLES / "illegal-play.mat", src / "c3-illegal.mat")
+    (src / "c4-bad.txt").write_text("hello\n")
+    pools = []
+    real_init = multiprocessing.pool.Pool.__init__
+
+    def spy(self, *args, **kwargs):
+        pools.append(args)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", spy)
+    got = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        out.mkdir()
+        (out / "c2-m0001.html").write_text("earlier")   # refused without --force
+        r = CliRunner().invoke(main, ["convert", str(src), "--to", "html", "--out-dir", str(out),
+                                      "--jobs", jobs])
+        got[jobs] = (r.exit_code, r.stderr.replace(str(out), "OUT"),
+                     {p.name: p.read_bytes() for p in out.iterdir()})
+    assert len(pools) == 1   # (--jobs 2's)
+    assert got["1"] == got["2"]
+    code, err, files = got["2"]
+    assert code == 2 and "GM002" in err and "already exists" in err and "c3-illegal" in err
+    assert len(files) == 8 * len(selfplay) + 1 and files["c2-m0001.html"] == b"earlier"
+
+
 def test_convert_bad_input_exits_2(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("hello\n")

@@ -10,14 +10,14 @@ import click
 
 from gamao_cli import formats
 from gamao_cli.formats import members
-from gamao_cli.formats.textio import folders_synced_at_end
+from gamao_cli.formats.textio import folders_synced_at_end, sync_folder_later
 from gamao_cli.i18n import _, ngettext
 
 from . import exit_codes
 from .language import Command
-from .files import iter_input_files
+from .files import iter_files, iter_input_files
 from .options import (STDIN, check_output_not_a_folder, fail_usage, glob_option,
-                      inputs_argument, label)
+                      inputs_argument, jobs_option, label)
 
 
 def _validate_hint(path: str) -> str:
@@ -149,8 +149,9 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--strict", is_flag=True, help="Do not convert a file the validator finds errors in "
                                              "(exit code 1).")
 @glob_option
+@jobs_option
 def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: str | None,
-            force: bool, strict: bool, globs: tuple[str, ...]) -> None:
+            force: bool, strict: bool, globs: tuple[str, ...], jobs: int | None) -> None:
     """Convert match records to another format.
 
     Each output goes beside its input with the new ending, or into --out-dir,
@@ -165,6 +166,7 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
       gamao convert match.txt --to mat -o match.mat
       gamao convert match.mat --to json -o -
       gamao convert archive/ --to sgf --out-dir sgf/
+      gamao convert archive/ --to html --out-dir pages/ --jobs 4
       cat match.mat | gamao convert - --to json > match.json
     """
     files = list(iter_input_files(inputs, globs))
@@ -179,7 +181,7 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         fail_usage(_("standard input (-) has no name for its output in --out-dir: use -o FILE, "
                      "or leave both out to write to standard output"))
     ending = formats.get(target).extensions[0]
-    jobs: list[tuple[str, str]] = []
+    pairs: list[tuple[str, str]] = []
     for f in files:
         if output:
             out = output
@@ -191,8 +193,8 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
             archive, name = where if where else (f, f)
             folder = out_dir if out_dir else str(Path(archive).parent)
             out = os.path.join(folder, Path(name.replace("\\", "/")).stem + ending)
-        jobs.append((f, out))
-    targets = [o for _f, o in jobs if o != "-"]
+        pairs.append((f, out))
+    targets = [o for _f, o in pairs if o != "-"]
     if len(set(targets)) != len(targets):
         fail_usage(_("two inputs would be written to the same output file; use --out-dir with "
                      "inputs of different names"))
@@ -200,14 +202,34 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         _make_folder(out_dir)
     status = exit_codes.Status()
     with folders_synced_at_end():
-        _convert_all(jobs, target, output, force, strict, status)
+        _convert_all(pairs, target, output, force, strict, jobs, status)
     sys.exit(status.code)
 
 
-def _convert_all(jobs, target: str, output: str | None, force: bool, strict: bool,
-                 status: "exit_codes.Status") -> None:
-    for f, out in jobs:
-        if f != STDIN and out != "-" and _same_file(f, out):
+class _ConvertFile:
+    """The conversion of one input to its output (``outs``: by input), as
+    :func:`iter_files` applies it, in worker processes for many inputs."""
+
+    def __init__(self, outs: dict[str, str], target: str, force: bool, strict: bool):
+        self.outs = outs
+        self.target = target
+        self.force = force
+        self.strict = strict
+
+    def __call__(self, path: str) -> tuple[int, list[str]]:
+        return _convert_one(path, self.target, self.outs[path], self.force, self.strict)
+
+
+def _convert_all(pairs: list[tuple[str, str]], target: str, output: str | None, force: bool,
+                 strict: bool, jobs: int | None, status: "exit_codes.Status") -> None:
+    """Convert each (input, output) pair, in worker processes for many
+    inputs; what each says is written in input order, as it comes."""
+    todo = [(f, out) for f, out in pairs if f == STDIN or out == "-" or not _same_file(f, out)]
+    results = iter_files(_ConvertFile(dict(todo), target, force, strict), [f for f, _o in todo],
+                         jobs, progress=False)
+    taken = set(todo)
+    for f, out in pairs:
+        if (f, out) not in taken:
             if output:
                 why = _("-o {output} is the input file itself").format(output=output)
             else:
@@ -217,7 +239,9 @@ def _convert_all(jobs, target: str, output: str | None, force: bool, strict: boo
                          "--out-dir)").format(path=f, why=why), err=True)
             status.unreadable()
             continue
-        code, messages = _convert_one(f, target, out, force, strict)
+        code, messages = next(results)
+        if out != "-":   # (a worker's output: its folder is synced here, at the end)
+            sync_folder_later(os.path.dirname(out) or os.curdir)
         for msg in messages:
             click.echo(msg, err=True)
         status.merge(code)

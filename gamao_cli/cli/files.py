@@ -99,16 +99,19 @@ def _size(name: str, counted: set[str]) -> int:
 
 
 def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
-               label: str | None = None, pool_min_bytes: int = 256 * 1024) -> Iterator[T]:
+               label: str | None = None, pool_min_bytes: int = 256 * 1024,
+               progress: bool = True) -> Iterator[T]:
     """Apply ``func`` to each file and give the results in input order as they
     come, in worker processes when there are many files and they hold enough
     to be worth starting the workers (``pool_min_bytes`` in all: starting
     them costs about what checking 100 kB does). The workers speak the
-    caller's language. ``label``: the progress bar's (default "Checking")."""
+    caller's language. ``label``: the progress bar's (default "Checking");
+    ``progress=False``: no bar (for a caller that writes to standard error
+    as the results come)."""
     if label is None:
         label = _("Checking")
     jobs = jobs or os.cpu_count() or 1
-    show = sys.stderr.isatty() and len(files) >= PROGRESS_MIN_FILES
+    show = progress and sys.stderr.isatty() and len(files) >= PROGRESS_MIN_FILES
     worth = False
     if jobs > 1 and len(files) >= 4 and "-" not in files:
         size = 0

@@ -889,6 +889,17 @@ def folders_synced_at_end() -> Iterator[None]:
             _fsync_dir(Path(folder))
 
 
+def sync_folder_later(folder: str | os.PathLike[str]) -> None:
+    """Have the innermost :func:`folders_synced_at_end` block sync
+    ``folder`` at its end (at once when there is no such block): for files
+    written into it by worker processes, whose own record of it is lost
+    with them."""
+    if _DEFERRED_SYNCS:
+        _DEFERRED_SYNCS[-1].setdefault(os.fspath(folder))
+    else:
+        _fsync_dir(Path(folder))
+
+
 def _temporary_prefix(name: str) -> str:
     """The start of a temporary file's name beside the target ``name``:
     ``.NAME.``, with a long name cut so that the temporary name (8 random
