@@ -23,7 +23,8 @@ output files (a speed change must not change an output byte). Commands
 * ``export``: ``gamao export --to csv --jobs 1`` of them (CSV: no pyarrow
   in the count, whose own code is not gamao's);
 * ``html``: ``gamao convert --to html --out-dir`` of them;
-* ``json``: ``gamao convert --to json --out-dir`` of them.
+* ``json``: ``gamao convert --to json --out-dir`` of them (both with
+  ``--jobs 1`` where ``convert`` has it).
 
     python bench/instructions.py --baseline ../gamao-before \\
         [--inputs ../shared/corpus/bulk/Llabba] [--only validate html]
@@ -53,6 +54,16 @@ COMMANDS = {
     "html": lambda src, out: ["convert", src, "--to", "html", "--out-dir", out],
     "json": lambda src, out: ["convert", src, "--to", "json", "--out-dir", out],
 }
+
+
+def one_process(python: str, args: list[str], cwd: Path) -> list[str]:
+    """``args`` of a ``convert`` with ``--jobs 1`` when that checkout's
+    ``convert`` has ``--jobs`` (its workers would be counted too)."""
+    if args[0] != "convert":
+        return args
+    shown = subprocess.run([python, "-m", "gamao_cli", "convert", "--help"], capture_output=True,
+                           text=True, cwd=cwd).stdout
+    return args + ["--jobs", "1"] if "--jobs" in shown else args
 
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
@@ -116,7 +127,8 @@ def main() -> None:
             outs = {}
             for side, python, cwd in sides:
                 out = Path(tmp) / side
-                counts[side] = count(str(python), COMMANDS[name](src, str(out)), cwd, out)
+                args = one_process(str(python), COMMANDS[name](src, str(out)), cwd)
+                counts[side] = count(str(python), args, cwd, out)
                 outs[side] = out
             line = f"{name:9}: this {counts['this'] / 1e9:7.3f} G"
             if "baseline" in counts:
