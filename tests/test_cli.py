@@ -293,21 +293,25 @@ def test_convert_out_dir_and_strict(tmp_path):
     assert r.exit_code == 1 and not (tmp_path / "s" / "illegal-play.json").exists()
 
 
-def test_convert_jobs_give_the_same_files_and_messages(tmp_path, monkeypatch):
-    """``convert --jobs 2`` of many inputs converts them in worker processes,
-    and gives what ``--jobs 1`` gives: the same files byte for byte, the same
-    messages in the same order (a warning, an input that is no match, an
-    output that exists), the same exit code."""
-    import multiprocessing.pool
+def _many_inputs(tmp_path: Path) -> tuple[Path, int]:
+    """A folder of 8 copies of the self-play matches (330 kB: enough for
+    the workers to be worth starting), an illegal play among them and a
+    file that is no match; and how many match files it holds."""
     src = tmp_path / "in"
     src.mkdir()
     selfplay = sorted((ROOT / "tests" / "data" / "selfplay").glob("*.mat"))
-    for k in range(8):   # (enough bytes for the workers to be worth starting: 330 kB)
+    for k in range(8):
         for p in selfplay:
             shutil.copy(p, src / f"c{k}-{p.name}")
     shutil.copy(EXAMPLES / "illegal-play.mat", src / "c3-illegal.mat")
     (src / "c4-bad.txt").write_text("hello\n")
-    pools = []
+    return src, 8 * len(selfplay) + 1
+
+
+def _pools(monkeypatch) -> list:
+    """The worker pools started from now on (their arguments)."""
+    import multiprocessing.pool
+    pools: list = []
     real_init = multiprocessing.pool.Pool.__init__
 
     def spy(self, *args, **kwargs):
@@ -315,6 +319,16 @@ def test_convert_jobs_give_the_same_files_and_messages(tmp_path, monkeypatch):
         real_init(self, *args, **kwargs)
 
     monkeypatch.setattr(multiprocessing.pool.Pool, "__init__", spy)
+    return pools
+
+
+def test_convert_jobs_give_the_same_files_and_messages(tmp_path, monkeypatch):
+    """``convert --jobs 2`` of many inputs converts them in worker processes,
+    and gives what ``--jobs 1`` gives: the same files byte for byte, the same
+    messages in the same order (a warning, an input that is no match, an
+    output that exists), the same exit code."""
+    src, matches = _many_inputs(tmp_path)
+    pools = _pools(monkeypatch)
     got = {}
     for jobs in ("1", "2"):
         out = tmp_path / f"out{jobs}"
@@ -328,7 +342,24 @@ def test_convert_jobs_give_the_same_files_and_messages(tmp_path, monkeypatch):
     assert got["1"] == got["2"]
     code, err, files = got["2"]
     assert code == 2 and "GM002" in err and "already exists" in err and "c3-illegal" in err
-    assert len(files) == 8 * len(selfplay) + 1 and files["c2-m0001.html"] == b"earlier"
+    assert len(files) == matches and files["c2-m0001.html"] == b"earlier"
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "table"])
+def test_summary_jobs_give_the_same_output(tmp_path, monkeypatch, fmt):
+    """``summary --jobs 2`` of many files reads them in worker processes and
+    prints what ``--jobs 1`` prints, in the same order, with the same
+    messages and exit code."""
+    src, matches = _many_inputs(tmp_path)
+    pools = _pools(monkeypatch)
+    got = [CliRunner().invoke(main, ["summary", "--format", fmt, str(src), "--jobs", jobs])
+           for jobs in ("1", "2")]
+    assert len(pools) == 1
+    assert [(r.exit_code, r.stdout, r.stderr) for r in got][0] == \
+        [(r.exit_code, r.stdout, r.stderr) for r in got][1]
+    assert got[1].exit_code == 2 and "GM002" in got[1].stderr
+    if fmt == "json":
+        assert len(json.loads(got[1].stdout)) == matches
 
 
 def test_convert_bad_input_exits_2(tmp_path):

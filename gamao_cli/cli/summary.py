@@ -11,8 +11,8 @@ from gamao_cli.i18n import _
 
 from . import exit_codes
 from .language import Command
-from .files import iter_input_files
-from .options import fail_usage, glob_option, paths_argument
+from .files import iter_files, iter_input_files
+from .options import fail_usage, glob_option, jobs_option, paths_argument
 
 
 def _summaries_of(path: str) -> tuple[list[dict], str | None, bool]:
@@ -44,7 +44,8 @@ def _summaries_of(path: str) -> tuple[list[dict], str | None, bool]:
 @click.option("--format", "-f", "fmt", type=click.Choice(("table", "json", "csv")), default="table",
               show_default=True, help="table for people, json or csv for programs.")
 @glob_option
-def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
+@jobs_option
+def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...], jobs: int | None) -> None:
     """Summarise matches: players, length, final score and winner; each game's
     winner, points, how it ended, cube and moves; totals per player.
 
@@ -57,6 +58,7 @@ def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
     Examples:
       gamao summary match.mat
       gamao summary --format json archive/ | jq '.[].winner'
+      gamao summary --format csv --jobs 4 archive/ > matches.csv
     """
     from gamao_cli.tables.summary import csv_text, table
 
@@ -65,8 +67,8 @@ def summary(paths: tuple[str, ...], fmt: str, globs: tuple[str, ...]) -> None:
         fail_usage(_("no match files found in {paths}").format(paths=", ".join(paths)))
     all_summaries: list[dict] = []
     status = exit_codes.Status()
-    for f in files:
-        summaries, error, internal = _summaries_of(f)
+    # (many files: read and replayed in worker processes, the results in input order)
+    for summaries, error, internal in iter_files(_summaries_of, files, jobs, progress=False):
         if error:
             click.echo(error, err=True)
             if internal:
