@@ -125,20 +125,30 @@ class ActionTable:
     def __len__(self) -> int:
         return len(self.cells)
 
-    def row(self, i: int, game: int, score0: int, score1: int) -> Row:
-        row = {"match_id": self.match_id, "path": self.path, "index_in_file": self.index,
-               "game": game, **dict(zip(ACTION_CELLS, self.cells[i])),
-               "score0": score0, "score1": score1}
-        row.update(self.analysis.get(i, _NO_ANALYSIS))
-        return {name: row[name] for name in _ACTION_COLUMNS}
-
     def rows(self) -> list[Row]:
-        """The rows as dicts, the table's columns in order."""
+        """The rows as dicts, the table's columns in order (one dict display
+        a row: CSV and JSON lines write them)."""
         out = []
-        i = 0
+        append = out.append
+        mid, path, index, cells, analysis = (self.match_id, self.path, self.index, self.cells,
+                                             self.analysis)
+        k = 0
         for n, game, s0, s1 in self.spans:
-            out.extend(self.row(k, game, s0, s1) for k in range(i, i + n))
-            i += n
+            for (seq, move, player, kind, die1, die2, play, written, points, cube, owner, pid,
+                 mid_g, xg, pips0, pips1, legal, codes) in cells[k:k + n]:
+                row = {"match_id": mid, "path": path, "index_in_file": index, "game": game,
+                       "seq": seq, "move_number": move, "player": player, "kind": kind,
+                       "die1": die1, "die2": die2, "play": play, "play_written": written,
+                       "points": points, "cube_value": cube, "cube_owner": owner,
+                       "score0": s0, "score1": s1, "position_id": pid,
+                       "match_id_gnubg": mid_g, "xgid": xg, "pips0": pips0, "pips1": pips1,
+                       "legal": legal, "codes": codes, "equity": None, "best_equity": None,
+                       "equity_loss": None, "luck": None, "win_probability": None,
+                       "gammon_probability": None, "analysis_depth": None}
+                if k in analysis:
+                    row.update(analysis[k])
+                append(row)
+                k += 1
         return out
 
     @staticmethod
