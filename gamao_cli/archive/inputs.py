@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
@@ -122,12 +121,10 @@ def map_partitions(func: Callable[[Partition], ScanResult], parts: list[Partitio
         for p in parts:
             yield func(p)
         return
-    import multiprocessing
-
     from gamao_cli.i18n import InLanguage
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(min(jobs, len(parts))) as pool:
-        yield from pool.imap(InLanguage(_call), [(func, p) for p in parts], chunksize=1)
+    from gamao_cli.worker_pool import Quietly, new_pool
+    with new_pool(min(jobs, len(parts))) as pool:   # (its end terminates the workers)
+        yield from pool.imap(Quietly(InLanguage(_call)), [(func, p) for p in parts], chunksize=1)
 
 
 def scanner(each: Callable[..., Any], task: Task) -> Callable[[Partition], ScanResult]:

@@ -125,22 +125,29 @@ def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
         it: Iterable[T] = map(func, files)
         pool = None
     else:
-        import multiprocessing
         from gamao_cli.formats import members
+        from gamao_cli.worker_pool import Quietly, new_pool
         members.forget()   # a forked worker must not share an open archive's file offset
         if sys.platform != "win32":
             # forked workers inherit the parser built here rather than each
             # building its own
             from gamao_cli.formats.mat.reader import _parser
             _parser()
-        pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(jobs)
-        it = pool.imap(InLanguage(func), files, chunksize=max(1, min(32, len(files) // (jobs * 8) or 1)))
+        pool = new_pool(jobs)
+        it = pool.imap(Quietly(InLanguage(func)), files,
+                       chunksize=max(1, min(32, len(files) // (jobs * 8) or 1)))
     try:
         if show:
             with click.progressbar(it, length=len(files), label=label, file=sys.stderr) as bar:
                 yield from bar
         else:
             yield from it
+    except BaseException:   # Ctrl-C, or the caller stopped: the workers stop too
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+            pool = None
+        raise
     finally:
         if pool is not None:
             pool.close()

@@ -610,13 +610,11 @@ def _call(args: tuple[Job, Partition]) -> PartResult:
 
 def run_local(job: Job, parts: list[Partition], jobs: int = 1) -> Iterator[PartResult]:
     """The partitions' results in order, in ``jobs`` worker processes."""
-    import sys
     if jobs <= 1 or len(parts) <= 1:
         for p in parts:
             yield run_partition(job, p)
         return
-    import multiprocessing
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(min(jobs, len(parts))) as pool:
-        from gamao_cli.i18n import InLanguage
-        yield from pool.imap(InLanguage(_call), [(job, p) for p in parts], chunksize=1)
+    from gamao_cli.i18n import InLanguage
+    from gamao_cli.worker_pool import Quietly, new_pool
+    with new_pool(min(jobs, len(parts))) as pool:   # (its end terminates the workers)
+        yield from pool.imap(Quietly(InLanguage(_call)), [(job, p) for p in parts], chunksize=1)
