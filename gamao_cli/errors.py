@@ -162,3 +162,11 @@ class OverBudget(InputError):
 
 class DamagedFile(InputError):
     """A binary record whose bytes are damaged (bad checksum, cut short, impossible values)."""
+
+
+class WorkerDied(Exception):
+    """One of the worker processes of a ``--jobs`` run ended in the middle of
+    it: killed (by the system, for lack of memory; by a user) or crashed.
+    Its task's result will never come, so the command stops instead of
+    waiting for ever (:func:`gamao_cli.worker_pool.watched`); not one of
+    gamao's input or output errors (:class:`GamaoError`)."""

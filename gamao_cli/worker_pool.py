@@ -19,10 +19,16 @@ import multiprocessing
 import os
 import signal
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
+
+from gamao_cli.errors import WorkerDied
 
 #: whether this worker was asked to stop (SIGTERM)
 _stopping = False
+
+#: how long a wait for the next result goes before the workers are looked at
+WATCH_SECONDS = 0.5
+
 
 
 def new_pool(processes: int) -> Any:
@@ -66,3 +72,54 @@ class Quietly:
 
     def __repr__(self) -> str:
         return f"Quietly({self.func!r})"
+
+
+class Each:
+    """``func`` applied to each item of a chunk: a pool's task of several
+    items (``imap`` with a ``chunksize`` flattens its chunks with a
+    generator of its own, which :func:`watched` cannot wait on)."""
+
+    def __init__(self, func: Callable[[Any], Any]):
+        self.func = func
+
+    def __call__(self, chunk: list[Any]) -> list[Any]:
+        return [self.func(item) for item in chunk]
+
+
+def watched(pool: Any, results: Iterator[Any]) -> Iterator[Any]:
+    """The results of ``pool.imap(...)`` (``results``, with ``chunksize``
+    1: see :class:`Each`), in order; raises
+    :class:`WorkerDied`, the pool abandoned (:func:`abandon`), when, while
+    a result is awaited, one of the workers the pool started with is gone (a pool's worker never ends on
+    its own: ``multiprocessing`` puts a new one in a dead one's place, and
+    the task that died with it is never done)."""
+    started = {p.pid for p in pool._pool}
+    while True:
+        try:
+            yield results.next(timeout=WATCH_SECONDS)
+        except StopIteration:
+            return
+        except multiprocessing.TimeoutError:
+            if not started <= {p.pid for p in pool._pool}:
+                abandon(pool)   # (so the caller must not terminate nor join it)
+                raise WorkerDied() from None
+
+
+def abandon(pool: Any) -> None:
+    """End ``pool`` after one of its workers died (:class:`WorkerDied`),
+    without waiting on it: the dead worker may have held a lock of the
+    pool's queues, which the pool's own ending (``terminate``, at once or
+    when the process exits) would wait for without end. So: no new worker
+    in a dead one's place, the pool's ending called off, every worker
+    killed (the pool's threads are daemons: they end with the process)."""
+    from multiprocessing import pool as _pool
+    pool._state = _pool.TERMINATE
+    handler = getattr(pool, "_worker_handler", None)
+    if handler is not None:
+        handler._state = _pool.TERMINATE
+    ending = getattr(pool, "_terminate", None)
+    if ending is not None:
+        ending.cancel()
+    for p in list(getattr(pool, "_pool", ())):
+        if p.exitcode is None:
+            p.kill()

@@ -75,3 +75,41 @@ def test_ctrl_c_stops_the_workers_and_exits_130(many, tmp_path, command):
         assert out.is_dir() and not [n for n in os.listdir(out) if n.endswith(".tmp")]
     if command == "export":   # the earlier export (none) is as it was: nothing half made
         assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize("command", ["validate", "summary", "convert", "export", "dedupe"])
+def test_a_worker_killed_stops_the_run_with_exit_3(many, tmp_path, command):
+    """A worker that dies in the middle of a run (the system's OOM killer,
+    a crash: here SIGKILL) takes its task with it; the command says so and
+    exits 3 instead of waiting for ever, no partial export left. (A worker
+    killed between two tasks loses nothing: the pool puts another in its
+    place and the run ends as usual, with 0; either way, no hang.)"""
+    out = tmp_path / "out"
+    args = {"validate": ["validate", str(many), "--quiet"],
+            "summary": ["summary", str(many)],
+            "convert": ["convert", str(many), "--to", "json", "--out-dir", str(out)],
+            "export": ["export", str(many), "-o", str(out), "--to", "csv"],
+            "dedupe": ["dedupe", str(many)]}[command]
+    p = subprocess.Popen([sys.executable, "-m", "gamao_cli", *args, "--jobs", "2"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         start_new_session=True, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 30
+        while len(_children(p.pid)) < 2 and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        workers = _children(p.pid)
+        assert p.poll() is None and len(workers) >= 2, "no workers at work"
+        time.sleep(0.1)
+        os.kill(workers[0], signal.SIGKILL)
+        _out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail(f"{command} --jobs 2 hung after a worker was killed")
+    text = err.decode()
+    assert "Traceback" not in text, text
+    if p.returncode == 0:   # (killed between two tasks)
+        return
+    assert p.returncode == 3 and "a worker process ended" in text, text
+    if command == "export":
+        assert not out.exists() or not any(out.iterdir())

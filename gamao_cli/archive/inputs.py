@@ -122,9 +122,10 @@ def map_partitions(func: Callable[[Partition], ScanResult], parts: list[Partitio
             yield func(p)
         return
     from gamao_cli.i18n import InLanguage
-    from gamao_cli.worker_pool import Quietly, new_pool
+    from gamao_cli.worker_pool import Quietly, new_pool, watched
     with new_pool(min(jobs, len(parts))) as pool:   # (its end terminates the workers)
-        yield from pool.imap(Quietly(InLanguage(_call)), [(func, p) for p in parts], chunksize=1)
+        yield from watched(pool, pool.imap(Quietly(InLanguage(_call)),
+                                           [(func, p) for p in parts], chunksize=1))
 
 
 def scanner(each: Callable[..., Any], task: Task) -> Callable[[Partition], ScanResult]:

@@ -25,7 +25,7 @@ from collections.abc import Iterator, MutableMapping
 
 import click
 
-from gamao_cli.errors import GamaoError, StdoutError
+from gamao_cli.errors import GamaoError, StdoutError, WorkerDied
 from gamao_cli.i18n import _
 
 from . import exit_codes
@@ -310,6 +310,12 @@ class GamaoGroup(Group):
         except KeyboardInterrupt:
             click.echo("gamao: " + _("interrupted"), err=True)
             ctx.exit(exit_codes.INTERRUPTED)
+        except WorkerDied:   # (not a bug of gamao as such: say what is known)
+            click.echo("gamao: " + _("a worker process ended in the middle of the run (killed, "
+                                     "for instance by the system for lack of memory, or "
+                                     "crashed); the run was stopped: run it again with --jobs 1 "
+                                     "to see on which input"), err=True)
+            ctx.exit(exit_codes.INTERNAL)
         except Exception as exc:  # an internal error: one line, unless debugging
             if os.environ.get("GAMAO_DEBUG") == "1":
                 import traceback

@@ -10,6 +10,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 import click
 
 from gamao_cli import formats
+from gamao_cli.errors import WorkerDied
 from gamao_cli.i18n import InLanguage, _
 
 T = TypeVar("T")
@@ -126,7 +127,7 @@ def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
         pool = None
     else:
         from gamao_cli.formats import members
-        from gamao_cli.worker_pool import Quietly, new_pool
+        from gamao_cli.worker_pool import Each, Quietly, new_pool, watched
         members.forget()   # a forked worker must not share an open archive's file offset
         if sys.platform != "win32":
             # forked workers inherit the parser built here rather than each
@@ -134,18 +135,21 @@ def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
             from gamao_cli.formats.mat.reader import _parser
             _parser()
         pool = new_pool(jobs)
-        it = pool.imap(Quietly(InLanguage(func)), files,
-                       chunksize=max(1, min(32, len(files) // (jobs * 8) or 1)))
+        size = max(1, min(32, len(files) // (jobs * 8) or 1))
+        chunks = [files[i:i + size] for i in range(0, len(files), size)]
+        it = (result for chunk in watched(pool, pool.imap(Quietly(InLanguage(Each(func))), chunks))
+              for result in chunk)
     try:
         if show:
             with click.progressbar(it, length=len(files), label=label, file=sys.stderr) as bar:
                 yield from bar
         else:
             yield from it
-    except BaseException:   # Ctrl-C, or the caller stopped: the workers stop too
+    except BaseException as exc:   # Ctrl-C, or the caller stopped: the workers stop too
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            if not isinstance(exc, WorkerDied):   # (a dead worker's pool is abandoned)
+                pool.terminate()
+                pool.join()
             pool = None
         raise
     finally:

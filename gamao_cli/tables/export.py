@@ -615,6 +615,7 @@ def run_local(job: Job, parts: list[Partition], jobs: int = 1) -> Iterator[PartR
             yield run_partition(job, p)
         return
     from gamao_cli.i18n import InLanguage
-    from gamao_cli.worker_pool import Quietly, new_pool
+    from gamao_cli.worker_pool import Quietly, new_pool, watched
     with new_pool(min(jobs, len(parts))) as pool:   # (its end terminates the workers)
-        yield from pool.imap(Quietly(InLanguage(_call)), [(job, p) for p in parts], chunksize=1)
+        yield from watched(pool, pool.imap(Quietly(InLanguage(_call)), [(job, p) for p in parts],
+                                           chunksize=1))
