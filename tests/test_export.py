@@ -302,6 +302,21 @@ def test_errors_are_columns_and_unreadable_files_exit_2(tmp_path):
     assert errors == sum(CODES[c].severity == "error" for c in codes) >= 1
 
 
+def test_an_action_figure_no_column_holds_is_gm012_and_the_other_matches_go(tmp_path):
+    """A note of a loss of three billion points (beside a result of one):
+    ``actions.points`` is an int32, so that match is not exported (GM012,
+    checked on the actions' cells before any row is written), the file's
+    next match is."""
+    rec = (" 1 point match\n\n Game 1\n Ann : 0   Bob : 0\n"
+           "  1) 31: 8/5 6/5                 Loss {points} points\n  2) Wins 1 point\n")
+    src = tmp_path / "big.mat"
+    src.write_text(rec.format(points=3_000_000_000) + "\n" + rec.format(points=1))
+    r = run("export", str(src), "-o", str(tmp_path / "o"), "--to", "csv")
+    assert r.exit_code == 2, r.output
+    assert "GM012" in r.output and "actions.points" in r.output and "3000000000" in r.output
+    assert [row[2] for row in rows(tmp_path / "o", "matches", "csv")] == [1]   # index_in_file
+
+
 def test_an_earlier_export_is_kept_unless_force(tmp_path):
     out = export(tmp_path, EXAMPLES / "gnubg-selfplay-5pt.mat")
     r = run("export", str(EXAMPLES), "-o", str(out))

@@ -379,6 +379,8 @@ _INT_COLUMNS = {t: [(c.name, _RANGES[c.type]) for c in cols if c.type in _RANGES
                 for t, cols in TABLES.items()}
 #: the action columns whose figures can outgrow their game's (a stated cube value)
 _ACTION_CHECKED = [(n, r) for n, r in _INT_COLUMNS["actions"] if n in ("cube_value", "points")]
+#: the same, each with its place in an action's cells (``ActionTable.cells``)
+_ACTION_CHECKED_AT = [(ACTION_CELLS.index(n), n, r) for n, r in _ACTION_CHECKED]
 
 
 def _out_of_range(rows, label: str) -> InputError | None:
@@ -398,18 +400,12 @@ def _out_of_range(rows, label: str) -> InputError | None:
     problem = check("matches", rows.match, _INT_COLUMNS["matches"])
     for g in rows.games:
         problem = problem or check("games", g, _INT_COLUMNS["games"])
-    if problem is None:   # the first action with a figure out of range, column by column
-        cells = rows.action_table.cells
-        found = []
-        for name, bound in _ACTION_CHECKED:
-            at = ACTION_CELLS.index(name)
-            first = next((k for k, c in enumerate(cells)
-                          if c[at] is not None and not -bound <= c[at] < bound), None)
-            if first is not None:
-                found.append((first, name, cells[first][at], bound))
-        if found:
-            _first, name, value, bound = min(found, key=lambda f: f[0])
-            problem = check("actions", {name: value}, [(name, bound)])
+    if problem is None:   # the first action with a figure out of range
+        for cells in rows.action_table.cells:
+            for at, name, bound in _ACTION_CHECKED_AT:
+                v = cells[at]
+                if v is not None and not -bound <= v < bound:
+                    return check("actions", {name: v}, [(name, bound)])
     return problem
 
 
