@@ -12,6 +12,11 @@ each worker) and exits with 130. A worker that gets SIGTERM stops where it
 is by raising ``SystemExit``, so that what it was writing cleans up after
 itself (an unfinished output's temporary file is removed), and then exits
 without a word (:class:`Quietly`).
+
+A worker that dies in the middle of a run (killed by the system for lack
+of memory, or crashed) takes its task with it, and the pool would wait for
+that result without end: :func:`watched` sees it gone, the pool is
+abandoned (:func:`abandon`) and the command stops with exit code 3.
 """
 from __future__ import annotations
 
@@ -28,7 +33,6 @@ _stopping = False
 
 #: how long a wait for the next result goes before the workers are looked at
 WATCH_SECONDS = 0.5
-
 
 
 def new_pool(processes: int) -> Any:
@@ -88,11 +92,11 @@ class Each:
 
 def watched(pool: Any, results: Iterator[Any]) -> Iterator[Any]:
     """The results of ``pool.imap(...)`` (``results``, with ``chunksize``
-    1: see :class:`Each`), in order; raises
-    :class:`WorkerDied`, the pool abandoned (:func:`abandon`), when, while
-    a result is awaited, one of the workers the pool started with is gone (a pool's worker never ends on
-    its own: ``multiprocessing`` puts a new one in a dead one's place, and
-    the task that died with it is never done)."""
+    1: see :class:`Each`), in order; raises :class:`WorkerDied`, the pool
+    abandoned (:func:`abandon`), when, while a result is awaited, one of
+    the workers the pool started with is gone (a pool's worker never ends
+    on its own: ``multiprocessing`` puts a new one in a dead one's place,
+    and the task that died with it is never done)."""
     started = {p.pid for p in pool._pool}
     while True:
         try:

@@ -89,6 +89,5 @@ def _write_pages(todo, pages_dir: str, links: dict[str, str], force: bool) -> No
         # paused while it is made)
         with collector_paused():
             parts = replay_page_parts([(mt, replays.of(mt)) for mt in matches], path=r.path)
-            atomic_write(os.path.join(pages_dir, name), (xml_safe(p) for p in parts),
-                         force=force)
+            atomic_write(os.path.join(pages_dir, name), parts, force=force)   # (XML-safe)
         links[r.path] = f"pages/{name}"

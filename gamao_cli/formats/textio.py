@@ -844,10 +844,7 @@ def atomic_write(
                 os.unlink(tmp)
             except OSError:
                 pass
-    if _DEFERRED_SYNCS:
-        _DEFERRED_SYNCS[-1].setdefault(os.fspath(folder))
-    else:
-        _fsync_dir(folder)
+    sync_folder_later(folder)
     return True
 
 
@@ -891,9 +888,10 @@ def folders_synced_at_end() -> Iterator[None]:
 
 def sync_folder_later(folder: str | os.PathLike[str]) -> None:
     """Have the innermost :func:`folders_synced_at_end` block sync
-    ``folder`` at its end (at once when there is no such block): for files
-    written into it by worker processes, whose own record of it is lost
-    with them."""
+    ``folder`` at its end, or sync it at once when there is no such block:
+    what :func:`atomic_write` does after each rename, and what a command
+    does for files its worker processes wrote (their own record of the
+    folder is lost with them)."""
     if _DEFERRED_SYNCS:
         _DEFERRED_SYNCS[-1].setdefault(os.fspath(folder))
     else:
