@@ -189,6 +189,19 @@ def _step_moves(step: str) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]
 
 
 _POINT_TEXTS = [point_text(p) for p in range(26)]
+_SPELLED_POINT_TEXTS: dict[tuple[str, str], list[str]] = {}
+
+
+def _point_texts(bar: str, off: str) -> list[str]:
+    """Every point's :func:`point_text` with this spelling of the bar and
+    off, made once a spelling (a writer spells a whole file alike)."""
+    names = _SPELLED_POINT_TEXTS.get((bar, off))
+    if names is None:
+        if len(_SPELLED_POINT_TEXTS) >= 64:   # (a caller of many spellings: not kept)
+            return [point_text(p, bar=bar, off=off) for p in range(26)]
+        names = _SPELLED_POINT_TEXTS[bar, off] = [point_text(p, bar=bar, off=off)
+                                                  for p in range(26)]
+    return names
 
 
 def format_steps(steps: Sequence[DieStep], *, bar: str = "bar", off: str = "off",
@@ -196,9 +209,9 @@ def format_steps(steps: Sequence[DieStep], *, bar: str = "bar", off: str = "off"
     """Die steps ``(src, dst, hit)`` as text, consecutive repeats as ``(n)``."""
     parts: list[str] = []
     counts: list[int] = []
-    # (the points' texts looked up: point_text of each, as a table)
-    names = _POINT_TEXTS if bar == "bar" and off == "off" else \
-        [point_text(p, bar=bar, off=off) for p in range(26)]
+    # (the points' texts looked up: point_text of each, as a table, one a
+    # spelling of the bar and off: the .mat writer's "25" and "0" included)
+    names = _POINT_TEXTS if bar == "bar" and off == "off" else _point_texts(bar, off)
     for src, dst, hit in steps:
         text = (names[src] if 0 <= src <= 25 else str(src)) + "/" + \
             (names[dst] if 0 <= dst <= 25 else str(dst))

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Sequence
 from gamao_cli import model as m
 from gamao_cli.errors import WriteRefused
 from gamao_cli.messages import Msg
-from gamao_cli.model.notation import format_steps, move_numbers
+from gamao_cli.model.notation import BoundedCache, format_steps, move_numbers
 from gamao_cli.replay.replay import MatchReport, Replays, validate_match
 
 from ..base import Note, WriteResult, analysis_note
@@ -239,6 +239,11 @@ def write_matches(matches: Iterable[m.Match], cell_text: Callable[[m.ActionType]
 
 # -- the canonical layout: every play as die steps, from the replay ---------
 
+#: a play's die steps as the canonical layout writes them, by the steps: the
+#: same plays recur over a file and an archive
+_STEPS_TEXT: BoundedCache[tuple, str] = BoundedCache(16384)
+
+
 def _canonical_cells(match: m.Match, report: MatchReport, number: int | None = None):
     steps_of = {}
     after_set_up: dict[int, tuple[int, int | None]] = {}   # the cube each set-up leaves
@@ -258,8 +263,13 @@ def _canonical_cells(match: m.Match, report: MatchReport, number: int | None = N
         if isinstance(action, m.Play):
             steps = steps_of.get(id(action))
             if steps:
-                return f"{action.dice[0]}{action.dice[1]}: " + format_steps(
-                    steps, bar="25", off="0", group=False)
+                d1, d2 = action.dice
+                text = _STEPS_TEXT.data.get(steps) if type(steps) is tuple else None
+                if text is None:
+                    text = format_steps(steps, bar="25", off="0", group=False)
+                    if type(steps) is tuple:
+                        _STEPS_TEXT.put(steps, text)
+                return f"{d1}{d2}: {text}"
             # written as it is: it must be a play the grammar reads
             play = action.play_text()
             if not roll_play_readable(play) or play_problem(play, "", None, None) is not None:
