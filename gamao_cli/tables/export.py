@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from gamao_cli import formats
+from gamao_cli import model as m
 from gamao_cli.errors import InputError
 from gamao_cli.formats import archives
 from gamao_cli.i18n import _, ngettext
@@ -383,30 +384,68 @@ _ACTION_CHECKED = [(n, r) for n, r in _INT_COLUMNS["actions"] if n in ("cube_val
 _ACTION_CHECKED_AT = [(ACTION_CELLS.index(n), n, r) for n, r in _ACTION_CHECKED]
 
 
-def _out_of_range(rows, label: str) -> InputError | None:
+def _out_of_range(rows, label: str, match=None) -> InputError | None:
     """The GM012 error of a match holding a figure its table's column
     cannot hold (a length or score of thousands of digits in an int32),
-    checked before any row of it is written; None when all fit."""
-    def check(table: str, row: dict, columns) -> InputError | None:
+    checked before any row of it is written; None when all fit. With
+    ``match`` (the match the rows are of), the error names where the
+    record states that figure: the action's line and column, the game's
+    score line (its heading for the game's other figures), the match's
+    first line."""
+    def check(table: str, row: dict, columns, where=None) -> InputError | None:
         for name, bound in columns:
             v = row.get(name)
             if v is not None and not -bound <= v < bound:
                 shown = str(v) if -10 ** 18 < v < 10 ** 18 else None
-                return InputError(path=label, key="GM012" if shown else "GM012.long",
+                path, line, column = _figure_place(label, where, name)
+                return InputError(path=path, line=line, column=column,
+                                  key="GM012" if shown else "GM012.long",
                                   fields={"column": f"{table}.{name}", "value": shown,
                                           "type": next(c.type for c in TABLES[table]
                                                        if c.name == name)})
         return None
-    problem = check("matches", rows.match, _INT_COLUMNS["matches"])
-    for g in rows.games:
-        problem = problem or check("games", g, _INT_COLUMNS["games"])
+    games = match.games if match is not None else []
+    problem = check("matches", rows.match, _INT_COLUMNS["matches"], match)
+    for gi, g in enumerate(rows.games):
+        problem = problem or check("games", g, _INT_COLUMNS["games"],
+                                   games[gi] if gi < len(games) else None)
     if problem is None:   # the first action with a figure out of range
-        for cells in rows.action_table.cells:
+        for k, cells in enumerate(rows.action_table.cells):
             for at, name, bound in _ACTION_CHECKED_AT:
                 v = cells[at]
                 if v is not None and not -bound <= v < bound:
-                    return check("actions", {name: v}, [(name, bound)])
+                    return check("actions", {name: v}, [(name, bound)], _action_at(games, k))
     return problem
+
+
+def _action_at(games, k: int):
+    """``(game, action)``: the ``k``-th action of the games, counted across
+    them (the order of :attr:`ActionTable.cells`); None past the last."""
+    for g in games:
+        if k < len(g.actions):
+            return g, g.actions[k]
+        k -= len(g.actions)
+    return None
+
+
+def _figure_place(label: str, where, column: str) -> tuple[str, int | None, int | None]:
+    """``(path, line, column)`` of the element of the record that states a
+    figure of ``column``: an action, a game (a score: its score line), the
+    match (its final score: the last game's score line); a place the reader did not record (0) is None. A game read from
+    a file of its own (GNU Backgammon's text export) is in that file."""
+    path = label
+    if where is None:
+        return path, None, None
+    if isinstance(where, tuple):   # an action, in its game
+        game, where = where
+        path = game.path or path
+    elif isinstance(where, m.Match) and column.startswith("score") and where.games:
+        where = where.games[-1]   # the final score: the last game's score line
+    if isinstance(where, m.Game):
+        path = where.path or path
+        if column.startswith("score") and where.score is not None and where.score.line:
+            where = where.score
+    return path, where.line or None, (where.column or None) if where.line else None
 
 
 def _export_source(source, label, writers, result, input_error_diagnostic,
@@ -418,7 +457,7 @@ def _export_source(source, label, writers, result, input_error_diagnostic,
         for match in formats.read_source(source):
             where = "checking"
             rows = match_rows(match, path=label if key is None else key, index=index, fmt=fmt)
-            too_big = _out_of_range(rows, label)
+            too_big = _out_of_range(rows, label, match)
             if too_big is not None:   # this match only: the file's others are exported
                 result.unreadable += 1
                 result.diagnostics.append(input_error_diagnostic(too_big))
