@@ -618,3 +618,31 @@ def test_parquet_columns_are_the_rows_read_one_by_one():
             assert written[0].equals(written[1]), path
             tables, expected = [], []
     assert checked, "no action with analysis was compared"
+
+
+def test_parquet_actions_write_the_positions_ids_without_a_dictionary(tmp_path):
+    """The actions' Position ID and XGID, nearly all distinct, are written
+    plain (no dictionary page), the other columns with a dictionary; duckdb
+    reads every value back as the CSV export has it."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    duckdb = pytest.importorskip("duckdb")
+    src = tmp_path / "in.mat"
+    src.write_text(" 3 point match\n\n Game 1\n Ann : 0   Bob : 0\n"
+                   "  1) 31: 8/5 6/5                 61: 13/7 8/7\n"
+                   "  2) 42: 13/9 13/11              Doubles => 2\n"
+                   "  3)  Takes                      \n")
+    assert run("export", str(src), "-o", str(tmp_path / "p")).exit_code == 0
+    assert run("export", str(src), "-o", str(tmp_path / "c"), "--to", "csv").exit_code == 0
+    [part] = (tmp_path / "p" / "actions").glob("*.parquet")
+    meta = pq.ParquetFile(part).metadata
+    names = meta.schema.names
+    def encodings(name):
+        return set(meta.row_group(0).column(names.index(name)).encodings)
+    for name in ("position_id", "xgid"):
+        assert not encodings(name) & {"PLAIN_DICTIONARY", "RLE_DICTIONARY"}, name
+    for name in ("kind", "play", "match_id_gnubg", "path"):
+        assert encodings(name) & {"PLAIN_DICTIONARY", "RLE_DICTIONARY"}, name
+    got = duckdb.sql(f"SELECT seq, position_id, xgid FROM '{part}' ORDER BY seq").fetchall()
+    want = duckdb.sql(f"SELECT seq, position_id, xgid FROM "
+                      f"'{tmp_path}/c/actions/*.csv' ORDER BY seq").fetchall()
+    assert got == want and len(got) == 5 and got[0][1] == "4HPwATDgc/ABMA"
