@@ -320,22 +320,20 @@ def test_an_action_figure_no_column_holds_is_gm012_and_the_other_matches_go(tmp_
     assert [row[2] for row in rows(tmp_path / "o", "matches", "csv")] == [1]   # index_in_file
 
 
-def test_a_score_no_column_holds_is_gm012_at_its_score_line(tmp_path):
-    """A money session's score line of three billion points: GM012 names
-    that line (the score columns of games and matches are int32), the
-    match's first line names its length."""
+@pytest.mark.parametrize("length, score, line, column", [
+    (0, 3_000_000_000, 4, "matches.score0"),       # a money session's score line
+    (3_000_000_000, 0, 1, "matches.length"),     # the match's first line
+])
+def test_a_score_or_length_no_column_holds_is_gm012_at_its_line(tmp_path, length, score, line,
+                                                                 column):
+    """A score line of three billion points, a length of three billion:
+    GM012 names the line that states it (the columns are int32)."""
     src = tmp_path / "big.mat"
-    src.write_text(" 0 point match\n\n Game 1\n Ann : 3000000000   Bob : 0\n"
+    src.write_text(f" {length} point match\n\n Game 1\n Ann : {score}   Bob : 0\n"
                    "  1) 31: 8/5 6/5\n")
     r = run("export", str(src), "-o", str(tmp_path / "o"), "--to", "csv")
     assert r.exit_code == 2, r.output
-    assert f"{src}:4:2: GM012" in r.output and "score0" in r.output, r.output
-    long = tmp_path / "long.mat"
-    long.write_text(" 3000000000 point match\n\n Game 1\n Ann : 0   Bob : 0\n"
-                    "  1) 31: 8/5 6/5\n")
-    r = run("export", str(long), "-o", str(tmp_path / "p"), "--to", "csv")
-    assert r.exit_code == 2, r.output
-    assert f"{long}:1:2: GM012" in r.output and "matches.length" in r.output, r.output
+    assert f"{src}:{line}:2: GM012" in r.output and column in r.output, r.output
 
 
 def test_an_earlier_export_is_kept_unless_force(tmp_path):
