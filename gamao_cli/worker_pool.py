@@ -24,7 +24,7 @@ import multiprocessing
 import os
 import signal
 import sys
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from gamao_cli.errors import WorkerDied
 
@@ -78,16 +78,25 @@ class Quietly:
         return f"Quietly({self.func!r})"
 
 
+def in_order(func: Callable[..., Any]) -> Callable[[Iterable[Any]], Iterable[Any]]:
+    """What turns ``func``'s results, in order, into what
+    :func:`gamao_cli.cli.files.iter_files` (and :class:`Each`) gives:
+    ``func.in_order`` when ``func`` has one (a conversion's, whose outputs
+    settle while the next is made), else the results as they are."""
+    return getattr(func, "in_order", None) or (lambda results: results)
+
+
 class Each:
     """``func`` applied to each item of a chunk: a pool's task of several
     items (``imap`` with a ``chunksize`` flattens its chunks with a
-    generator of its own, which :func:`watched` cannot wait on)."""
+    generator of its own, which :func:`watched` cannot wait on); the
+    results taken as :func:`in_order` says."""
 
     def __init__(self, func: Callable[[Any], Any]):
         self.func = func
 
     def __call__(self, chunk: list[Any]) -> list[Any]:
-        return [self.func(item) for item in chunk]
+        return list(in_order(self.func)(map(self.func, chunk)))
 
 
 def watched(pool: Any, results: Iterator[Any]) -> Iterator[Any]:

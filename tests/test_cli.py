@@ -345,6 +345,40 @@ def test_convert_jobs_give_the_same_files_and_messages(tmp_path, monkeypatch):
     assert len(files) == matches and files["c2-m0001.html"] == b"earlier"
 
 
+def test_convert_says_which_output_failed_as_it_settled(tmp_path, monkeypatch):
+    """Each output's sync to disk and rename settle while the next input is
+    converted; the disk failing at the sync of the second of three outputs
+    is said of that file, in its place among the messages (the third
+    input's warning after it), with exit code 2; the other outputs are
+    written and no temporary file is left."""
+    import errno
+    if not os.path.exists("/proc/self/fd"):
+        pytest.skip("needs /proc/self/fd to tell the files apart")
+    real_fsync = os.fsync
+
+    def failing_fsync(fd):
+        if ".b.json." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EIO, "Input/output error")
+        real_fsync(fd)
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for name in "abc":
+        shutil.copy(EXAMPLES / "illegal-play.mat", src / f"{name}.mat")
+    out = tmp_path / "out"
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    r = CliRunner().invoke(main, ["convert", str(src), "--to", "json", "--out-dir", str(out),
+                                  "--jobs", "1"])
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.splitlines()
+    failed = [i for i, line in enumerate(lines) if "cannot flush to disk" in line]
+    assert len(failed) == 1 and "b.json" in lines[failed[0]]
+    assert "b.mat was not converted" in lines[failed[0]]
+    assert [line.split(":")[0].rsplit("/", 1)[-1] for line in lines] == \
+        ["a.mat", "b.json", "c.mat"], lines   # (a and c: their validator warnings)
+    assert sorted(p.name for p in out.iterdir()) == ["a.json", "c.json"]
+
+
 @pytest.mark.parametrize("fmt", ["json", "csv", "table"])
 def test_summary_jobs_give_the_same_output(tmp_path, monkeypatch, fmt):
     """``summary --jobs 2`` of many files reads them in worker processes and

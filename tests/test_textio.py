@@ -719,3 +719,58 @@ def test_a_folder_of_outputs_is_synced_once_after_every_file(tmp_path, monkeypat
     events.clear()
     atomic_write(str(tmp_path / "alone.txt"), "x")
     assert events == [("file", ""), ("dir", str(tmp_path))]
+
+
+def test_a_write_settles_on_the_blocks_thread_while_the_caller_goes_on(tmp_path, monkeypatch):
+    """In a ``writes_settled_in_background`` block, ``atomic_write_soon``
+    returns once the data are in the temporary file: while the sync to disk
+    still waits, the target is not there yet (the old file is); the returned
+    call waits for the rest. The block's end waits for every write."""
+    import threading
+    from gamao_cli.formats.textio import atomic_write_soon, writes_settled_in_background
+    release = threading.Event()
+    synced = []
+    real_fsync = os.fsync
+
+    def slow_fsync(fd):
+        release.wait(10)
+        synced.append(threading.current_thread().name)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+    with writes_settled_in_background():
+        settle = atomic_write_soon(target, "new", force=True)
+        assert target.read_text() == "old"   # (the sync waits: not renamed yet)
+        later = atomic_write_soon(tmp_path / "second.txt", ["a", "b"])
+        release.set()
+        assert settle() is True and target.read_text() == "new"
+    assert (tmp_path / "second.txt").read_text() == "ab" and later() is True
+    assert synced and all(name.startswith("gamao-writes") for name in synced)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "second.txt"]
+
+
+def test_a_write_that_fails_as_it_settles_says_so_and_leaves_nothing(tmp_path, monkeypatch):
+    """The disk failing at the sync of one output: its call raises the
+    OutputError ``atomic_write`` would have raised, its temporary file is
+    gone, the target left as it was; the writes around it are made."""
+    from gamao_cli.formats.textio import atomic_write_soon, writes_settled_in_background
+    real_fsync = os.fsync
+
+    def failing_fsync(fd):
+        if ".b.txt." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EIO, "Input/output error")
+        real_fsync(fd)
+
+    if not os.path.exists("/proc/self/fd"):
+        pytest.skip("needs /proc/self/fd to tell the files apart")
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    (tmp_path / "b.txt").write_text("before")
+    with writes_settled_in_background():
+        settles = [atomic_write_soon(tmp_path / f"{n}.txt", n, force=True) for n in "abc"]
+    assert settles[0]() is True and settles[2]() is True
+    with pytest.raises(OutputError, match=r"b\.txt: cannot flush to disk: .*left unchanged"):
+        settles[1]()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt", "c.txt"]
+    assert (tmp_path / "b.txt").read_text() == "before" and (tmp_path / "c.txt").read_text() == "c"

@@ -4,13 +4,15 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
 from gamao_cli import formats
 from gamao_cli.formats import members
-from gamao_cli.formats.textio import folders_synced_at_end, sync_folder_later
+from gamao_cli.formats.textio import (atomic_write_soon, folders_synced_at_end,
+                                      sync_folder_later, writes_settled_in_background)
 from gamao_cli.i18n import _, ngettext
 
 from . import exit_codes
@@ -27,23 +29,28 @@ def _validate_hint(path: str) -> str:
     return "gamao validate " + shlex.quote(path)
 
 
-def _convert_one(path: str, target: str, out: str, force: bool, strict: bool) -> tuple[int, list[str]]:
+def _convert_one(path: str, target: str, out: str, force: bool, strict: bool,
+                 settle_later: bool = False) -> "tuple[int, list[str]] | _Settling":
     """Convert one file; return (exit code, messages), in the order they
     happened: a file that could not be written says only that. A bug of
     gamao on this file (any other exception) is its GM008 diagnostic and
     exit code 3, and the caller goes on with the other files
-    (``GAMAO_DEBUG=1`` lets the exception through)."""
+    (``GAMAO_DEBUG=1`` lets the exception through). ``settle_later``: in
+    a :func:`~gamao_cli.formats.textio.writes_settled_in_background` block,
+    an output written but not yet settled is returned as the
+    :class:`_Settling` that gives them (:func:`_in_order`)."""
     from gamao_cli.cli import collector_paused
     name = label(path)
     try:
         with collector_paused():   # what a conversion makes lives until it is written
-            return _convert_steps(path, name, target, out, force, strict)
+            result = _convert_steps(path, name, target, out, force, strict)
     except _Failed as failed:
         if os.environ.get("GAMAO_DEBUG") == "1":
             raise failed.exc from None
         from gamao_cli.replay.check import internal_error_diagnostic
         return exit_codes.INTERNAL, [internal_error_diagnostic(failed.exc, name,
                                                                failed.where).format_text()]
+    return result if settle_later else _final(result)
 
 
 class _Failed(Exception):
@@ -68,10 +75,9 @@ def _step(where: str, call, *args, **kwargs):
 
 
 def _convert_steps(path: str, name: str, target: str, out: str, force: bool,
-                   strict: bool) -> tuple[int, list[str]]:
-    from gamao_cli.errors import InputError, OutputError, WriteRefused
+                   strict: bool) -> "tuple[int, list[str]] | _Settling":
+    from gamao_cli.errors import InputError
     from gamao_cli.formats.limits import all_digits
-    from gamao_cli.formats.textio import atomic_write
     from gamao_cli.replay.check import input_error_diagnostic
 
     try:
@@ -85,9 +91,8 @@ def _convert_steps(path: str, name: str, target: str, out: str, force: bool,
 
 
 def _write_steps(matches, path: str, name: str, target: str, out: str, force: bool,
-                 strict: bool) -> tuple[int, list[str]]:
+                 strict: bool) -> "tuple[int, list[str]] | _Settling":
     from gamao_cli.errors import OutputError, WriteRefused
-    from gamao_cli.formats.textio import atomic_write
     try:
         conv = _step("converting", formats.get(target).write, matches)
     except WriteRefused as exc:
@@ -98,18 +103,70 @@ def _write_steps(matches, path: str, name: str, target: str, out: str, force: bo
             _("{name}: {errors} found by the validator; not converted (--strict; {hint} shows "
               "them)").format(name=name, errors=errors, hint=_validate_hint(path))]
     try:
-        # streamed: the writer makes its output piece by piece as it is written
-        _step("converting", lambda: atomic_write(out, conv.iter_chunks(), force=force))
+        # streamed: the writer makes its output piece by piece as it is
+        # written; the sync to disk and the rename may settle while the next
+        # input is converted (_in_order)
+        settle = _step("converting",
+                       lambda: atomic_write_soon(out, conv.iter_chunks(), force=force))
     except OutputError as exc:
-        return exit_codes.USAGE, [_("{error}; {name} was not converted").format(error=exc,
-                                                                                 name=name)]
+        return _not_written(exc, name)
     errors = ngettext("{n} error", "{n} errors", conv.errors).format(n=conv.errors)
     messages = [_("{name}: warning: {message}").format(name=name, message=w)
                 for w in conv.warnings]
     if conv.errors:
         messages.append(_("{name}: warning: converted, but the validator found {errors} ({hint})")
                         .format(name=name, errors=errors, hint=_validate_hint(path)))
-    return exit_codes.OK, messages
+    return _Settling(settle, name, messages)
+
+
+def _not_written(exc: Exception, name: str) -> tuple[int, list[str]]:
+    return exit_codes.USAGE, [_("{error}; {name} was not converted").format(error=exc,
+                                                                             name=name)]
+
+
+class _Settling:
+    """A conversion whose output is written but not yet settled (synced to
+    disk and renamed onto its target: :func:`atomic_write_soon`): its exit
+    code and messages once it has (:meth:`final`)."""
+
+    __slots__ = ("settle", "name", "messages")
+
+    def __init__(self, settle, name: str, messages: list[str]):
+        self.settle, self.name, self.messages = settle, name, messages
+
+    def final(self) -> tuple[int, list[str]]:
+        from gamao_cli.errors import OutputError
+        try:
+            self.settle()
+        except OutputError as exc:
+            return _not_written(exc, self.name)
+        except Exception as exc:   # a bug of gamao's: GM008, as _convert_one says it
+            if os.environ.get("GAMAO_DEBUG") == "1":
+                raise
+            from gamao_cli.replay.check import internal_error_diagnostic
+            return exit_codes.INTERNAL, [internal_error_diagnostic(exc, self.name,
+                                                                   "converting").format_text()]
+        return exit_codes.OK, self.messages
+
+
+def _in_order(results: Iterator) -> Iterator[tuple[int, list[str]]]:
+    """The conversions' ``(exit code, messages)`` in order, each output
+    settling on a thread of its own while the next input is converted (the
+    disk's wait for a sync then costs no time): one conversion is held back
+    until the next is made. Every output has settled when this ends, however
+    it ends."""
+    with writes_settled_in_background():
+        held = None
+        for result in results:
+            if held is not None:
+                yield _final(held)
+            held = result
+        if held is not None:
+            yield _final(held)
+
+
+def _final(result) -> tuple[int, list[str]]:
+    return result.final() if isinstance(result, _Settling) else result
 
 
 def _target_help() -> str:
@@ -216,8 +273,13 @@ class _ConvertFile:
         self.force = force
         self.strict = strict
 
-    def __call__(self, path: str) -> tuple[int, list[str]]:
-        return _convert_one(path, self.target, self.outs[path], self.force, self.strict)
+    def __call__(self, path: str) -> "tuple[int, list[str]] | _Settling":
+        return _convert_one(path, self.target, self.outs[path], self.force, self.strict,
+                            settle_later=True)
+
+    #: how :func:`iter_files` (and a worker, for its chunk) takes the calls'
+    #: results: in order, each output settling while the next is made
+    in_order = staticmethod(_in_order)
 
 
 def _convert_all(pairs: list[tuple[str, str]], target: str, output: str | None, force: bool,
@@ -228,20 +290,23 @@ def _convert_all(pairs: list[tuple[str, str]], target: str, output: str | None, 
     results = iter_files(_ConvertFile(dict(todo), target, force, strict), [f for f, _o in todo],
                          jobs, progress=False)
     taken = set(todo)
-    for f, out in pairs:
-        if (f, out) not in taken:
-            if output:
-                why = _("-o {output} is the input file itself").format(output=output)
-            else:
-                why = _("converted to {target}, it would be written over itself").format(
-                    target=target)
-            click.echo(_("{path}: refusing to overwrite the input: {why}; give another -o (or "
-                         "--out-dir)").format(path=f, why=why), err=True)
-            status.unreadable()
-            continue
-        code, messages = next(results)
-        if out != "-":   # (a worker's output: its folder is synced here, at the end)
-            sync_folder_later(os.path.dirname(out) or os.curdir)
-        for msg in messages:
-            click.echo(msg, err=True)
-        status.merge(code)
+    try:
+        for f, out in pairs:
+            if (f, out) not in taken:
+                if output:
+                    why = _("-o {output} is the input file itself").format(output=output)
+                else:
+                    why = _("converted to {target}, it would be written over itself").format(
+                        target=target)
+                click.echo(_("{path}: refusing to overwrite the input: {why}; give another -o (or "
+                             "--out-dir)").format(path=f, why=why), err=True)
+                status.unreadable()
+                continue
+            code, messages = next(results)
+            if out != "-":   # (a worker's output: its folder is synced here, at the end)
+                sync_folder_later(os.path.dirname(out) or os.curdir)
+            for msg in messages:
+                click.echo(msg, err=True)
+            status.merge(code)
+    finally:   # (every output settled: before the folders are synced)
+        results.close()

@@ -123,7 +123,8 @@ def iter_files(func: Callable[[str], T], files: list[str], jobs: int | None,
                 worth = True
                 break
     if not worth:
-        it: Iterable[T] = map(func, files)
+        from gamao_cli.worker_pool import in_order
+        it: Iterable[T] = in_order(func)(map(func, files))
         pool = None
     else:
         from gamao_cli.formats import members

@@ -734,6 +734,14 @@ def atomic_write(
     are written as the chunks come; ``commit`` cannot take back what they
     got.)
     """
+    return _settle(_stage(path, data, force, encoding, commit))
+
+
+def _stage(path: str | os.PathLike[str], data: "str | bytes | Iterable[str | bytes]",
+           force: bool, encoding: str, commit: "Callable[[], bool] | None") -> "_Staged | bool":
+    """The start of :func:`atomic_write`: every check, then the data in a
+    temporary file beside the target (standard output and devices written
+    at once: True)."""
     chunked = not isinstance(data, (str, bytes, bytearray, memoryview))
     if isinstance(path, str) and path == "-":
         for chunk in (data if chunked else [data]):
@@ -799,10 +807,60 @@ def atomic_write(
         step = "write"
         for piece in payloads:
             _write_all(fd, piece)
-        step = "flush to disk"
+    except OutputError:
+        _discard(fd, tmp)
+        raise
+    except OSError as e:
+        _discard(fd, tmp)
+        what = "the previous file was left unchanged" if exists else "nothing was written"
+        raise OutputError(f"{label}: cannot {step}: {os_reason(e)}; {what}") from None
+    except BaseException:
+        _discard(fd, tmp)
+        raise
+    return _Staged(fd, tmp, target, label, folder, mode, exists, force, commit)
+
+
+class _Staged:
+    """A temporary file that holds a whole output, beside its target: what
+    :func:`_settle` then makes durable and puts in the target's place."""
+
+    __slots__ = ("fd", "tmp", "target", "label", "folder", "mode", "exists", "force", "commit")
+
+    def __init__(self, fd: int, tmp: str, target: Path, label: str, folder: Path, mode: int,
+                 exists: bool, force: bool, commit: "Callable[[], bool] | None"):
+        self.fd, self.tmp, self.target, self.label = fd, tmp, target, label
+        self.folder, self.mode, self.exists, self.force, self.commit = (folder, mode, exists,
+                                                                        force, commit)
+
+
+def _discard(fd: int, tmp: str | None) -> None:
+    """Close and remove a temporary file (best effort)."""
+    if fd >= 0:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    if tmp is not None:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _settle(staged: "_Staged | bool") -> bool:
+    """The end of :func:`atomic_write`: the temporary file flushed to disk,
+    given the target's permissions, closed, and (unless ``commit`` says no)
+    renamed onto the target; on any failure it is removed and the target
+    left as it was."""
+    if not isinstance(staged, _Staged):   # (standard output, a device: written already)
+        return staged
+    fd, tmp, target, label = staged.fd, staged.tmp, staged.target, staged.label
+    force, commit = staged.force, staged.commit
+    step = "flush to disk"
+    try:
         os.fsync(fd)
         step = "set permissions"
-        os.fchmod(fd, mode)
+        os.fchmod(fd, staged.mode)
         step = "close"
         os.close(fd)
         fd = -1
@@ -831,21 +889,66 @@ def atomic_write(
     except OutputError:
         raise
     except OSError as e:
-        what = "the previous file was left unchanged" if exists else "nothing was written"
+        what = "the previous file was left unchanged" if staged.exists else "nothing was written"
         raise OutputError(f"{label}: cannot {step}: {os_reason(e)}; {what}") from None
     finally:
-        if fd >= 0:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-    sync_folder_later(folder)
+        _discard(fd, tmp)
+    sync_folder_later(staged.folder)
     return True
+
+
+#: the threads of the :func:`writes_settled_in_background` blocks (innermost last)
+_SETTLERS: list = []
+
+
+@contextlib.contextmanager
+def writes_settled_in_background() -> Iterator[None]:
+    """In the ``with`` block, :func:`atomic_write_soon` leaves the end of
+    each write (the sync to disk that waits for the disk, the rename) to a
+    thread of the block's, one write after the other in the order given,
+    while the caller makes its next output: a command writing a thousand
+    files no longer waits for the disk after each. The block ends when
+    every write given in it has settled, however it ends (an interrupt
+    included): no temporary file is left, each target is whole, old or new.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> with writes_settled_in_background():
+    ...     settle = atomic_write_soon(os.path.join(folder, "a.txt"), "one")
+    ...     settle()
+    True
+    >>> open(os.path.join(folder, "a.txt")).read(), os.listdir(folder)
+    ('one', ['a.txt'])
+    """
+    from concurrent.futures import ThreadPoolExecutor
+    settler = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamao-writes")
+    _SETTLERS.append(settler)
+    try:
+        yield
+    finally:
+        _SETTLERS.remove(settler)
+        settler.shutdown(wait=True)   # (every write given has settled)
+
+
+def atomic_write_soon(path: str | os.PathLike[str],
+                      data: "str | bytes | Iterable[str | bytes]", *, force: bool = False,
+                      encoding: str = "utf-8") -> Callable[[], bool]:
+    """:func:`atomic_write`, its end left to the innermost
+    :func:`writes_settled_in_background` block's thread: the data are
+    written to the temporary file here (what cannot be written raises
+    :class:`~gamao_cli.errors.OutputError` here); the returned call waits
+    for the rest and returns what :func:`atomic_write` returns, or raises
+    its ``OutputError`` (the disk full at the sync, the target there by
+    then). Outside such a block, the write is whole before this returns."""
+    staged = _stage(path, data, force, encoding, None)
+    if not _SETTLERS or not isinstance(staged, _Staged):
+        done = _settle(staged)
+        return lambda: done
+    try:
+        return _SETTLERS[-1].submit(_settle, staged).result
+    except BaseException:   # (not given to the thread: an interrupt, the block ending)
+        _discard(staged.fd, staged.tmp)
+        raise
 
 
 #: the folders whose sync :func:`folders_synced_at_end` blocks leave to
