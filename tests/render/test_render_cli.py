@@ -84,6 +84,39 @@ def test_validate_html_links_every_diagnostic_to_its_position(tmp_path):
     assert sorted(p.name for p in (folder / "pages").iterdir()) == ["illegal-play.mat.html"]
 
 
+def test_validate_html_stops_at_a_page_that_fails_as_it_settles(tmp_path, monkeypatch):
+    """The report's pages settle (sync to disk, rename) while the next page
+    is made; the disk failing at the sync of the second of three pages
+    stops the report with that page's message (exit 2), writes no index and
+    leaves no temporary file; the page before it is whole."""
+    import errno
+    import os
+    import shutil
+    import pytest
+    if not os.path.exists("/proc/self/fd"):
+        pytest.skip("needs /proc/self/fd to tell the files apart")
+    src = tmp_path / "in"
+    src.mkdir()
+    for name in "abc":
+        shutil.copy(ILLEGAL, src / f"{name}.mat")
+    real_fsync = os.fsync
+
+    def failing_fsync(fd):
+        if ".b.mat.html." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EIO, "Input/output error")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    folder = tmp_path / "report"
+    r = run("validate", "--jobs", "1", "--format", "html", "--html-dir", str(folder), str(src))
+    assert r.exit_code == 2, r.output
+    assert "b.mat.html: cannot flush to disk" in r.output, r.output
+    left = sorted(p.name for p in folder.rglob("*") if p.is_file())
+    assert "index.html" not in left and not [n for n in left if n.endswith(".tmp")], left
+    assert "a.mat.html" in left and "b.mat.html" not in left
+    assert html_problems((folder / "pages" / "a.mat.html").read_text(encoding="utf-8")) == []
+
+
 def test_html_needs_its_folder():
     r = run("validate", "--format", "html", str(ILLEGAL))
     assert r.exit_code == 2 and "--html-dir" in r.output
