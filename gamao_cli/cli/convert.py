@@ -238,19 +238,8 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         fail_usage(_("standard input (-) has no name for its output in --out-dir: use -o FILE, "
                      "or leave both out to write to standard output"))
     ending = formats.get(target).extensions[0]
-    pairs: list[tuple[str, str]] = []
-    for f in files:
-        if output:
-            out = output
-        elif f == STDIN:
-            out = "-"   # a pipe in, a pipe out
-        else:
-            # an archive's member goes beside its archive, with its own name
-            where = members.split(f)
-            archive, name = where if where else (f, f)
-            folder = out_dir if out_dir else str(Path(archive).parent)
-            out = os.path.join(folder, Path(name.replace("\\", "/")).stem + ending)
-        pairs.append((f, out))
+    outputs = _Outputs(output, out_dir, ending)
+    pairs = [(f, outputs.of(f)) for f in files]
     targets = [o for _f, o in pairs if o != "-"]
     if len(set(targets)) != len(targets):
         fail_usage(_("two inputs would be written to the same output file; use --out-dir with "
@@ -259,22 +248,46 @@ def convert(inputs: tuple[str, ...], target: str, output: str | None, out_dir: s
         _make_folder(out_dir)
     status = exit_codes.Status()
     with folders_synced_at_end():
-        _convert_all(pairs, target, output, force, strict, jobs, status)
+        _convert_all(pairs, outputs, target, output, force, strict, jobs, status)
     sys.exit(status.code)
 
 
-class _ConvertFile:
-    """The conversion of one input to its output (``outs``: by input), as
-    :func:`iter_files` applies it, in worker processes for many inputs."""
+class _Outputs:
+    """Where each input's output goes: ``-o``, standard output for standard
+    input, else the input's name with the new ending, beside it or in
+    ``--out-dir`` (an archive's member beside its archive, with its own
+    name)."""
 
-    def __init__(self, outs: dict[str, str], target: str, force: bool, strict: bool):
-        self.outs = outs
+    def __init__(self, output: str | None, out_dir: str | None, ending: str):
+        self.output, self.out_dir, self.ending = output, out_dir, ending
+
+    def of(self, path: str) -> str:
+        if self.output:
+            return self.output
+        if path == STDIN:
+            return "-"   # a pipe in, a pipe out
+        where = members.split(path)
+        archive, name = where if where else (path, path)
+        folder = self.out_dir if self.out_dir else str(Path(archive).parent)
+        return os.path.join(folder, Path(name.replace("\\", "/")).stem + self.ending)
+
+
+class _ConvertFile:
+    """The conversion of one input to its output (:class:`_Outputs` says
+    where), as :func:`iter_files` applies it, in worker processes for many
+    inputs. (It is sent with every chunk of inputs: it holds no list of
+    them. A dict of every output was 480 kB a chunk for 6,000 inputs, more
+    than a pipe holds: a pool stopped by Ctrl-C could wait for ever to
+    finish sending one.)"""
+
+    def __init__(self, outputs: _Outputs, target: str, force: bool, strict: bool):
+        self.outputs = outputs
         self.target = target
         self.force = force
         self.strict = strict
 
     def __call__(self, path: str) -> "tuple[int, list[str]] | _Settling":
-        return _convert_one(path, self.target, self.outs[path], self.force, self.strict,
+        return _convert_one(path, self.target, self.outputs.of(path), self.force, self.strict,
                             settle_later=True)
 
     #: how :func:`iter_files` (and a worker, for its chunk) takes the calls'
@@ -282,12 +295,13 @@ class _ConvertFile:
     in_order = staticmethod(_in_order)
 
 
-def _convert_all(pairs: list[tuple[str, str]], target: str, output: str | None, force: bool,
-                 strict: bool, jobs: int | None, status: "exit_codes.Status") -> None:
+def _convert_all(pairs: list[tuple[str, str]], outputs: _Outputs, target: str,
+                 output: str | None, force: bool, strict: bool, jobs: int | None,
+                 status: "exit_codes.Status") -> None:
     """Convert each (input, output) pair, in worker processes for many
     inputs; what each says is written in input order, as it comes."""
     todo = [(f, out) for f, out in pairs if f == STDIN or out == "-" or not _same_file(f, out)]
-    results = iter_files(_ConvertFile(dict(todo), target, force, strict), [f for f, _o in todo],
+    results = iter_files(_ConvertFile(outputs, target, force, strict), [f for f, _o in todo],
                          jobs, progress=False)
     taken = set(todo)
     try:
@@ -308,5 +322,12 @@ def _convert_all(pairs: list[tuple[str, str]], target: str, output: str | None, 
             for msg in messages:
                 click.echo(msg, err=True)
             status.merge(code)
-    finally:   # (every output settled: before the folders are synced)
+    except BaseException:   # (an interrupt: the workers stopped, every output settled)
         results.close()
+        raise
+    # none left: taking the end lets the workers finish as a pool does when
+    # its work is done (a pool terminated instead, its idle workers waiting
+    # on the pool's queue, can wait for ever), and every output has settled
+    # before the folders are synced
+    for _rest in results:
+        pass

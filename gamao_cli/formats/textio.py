@@ -43,8 +43,9 @@ import os
 import re
 import stat
 import sys
+import threading
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from gamao_cli.errors import EncodingProblem, InputError, OutputError
 from gamao_cli.messages import Msg
@@ -734,14 +735,22 @@ def atomic_write(
     are written as the chunks come; ``commit`` cannot take back what they
     got.)
     """
-    return _settle(_stage(path, data, force, encoding, commit))
+    staged = _Staged()
+    try:
+        return _settle(_stage(staged, path, data, force, encoding, commit))
+    except BaseException:
+        staged.discard()   # (unless _settle took it: it cleans up after itself)
+        raise
 
 
-def _stage(path: str | os.PathLike[str], data: "str | bytes | Iterable[str | bytes]",
-           force: bool, encoding: str, commit: "Callable[[], bool] | None") -> "_Staged | bool":
+def _stage(staged: "_Staged", path: str | os.PathLike[str],
+           data: "str | bytes | Iterable[str | bytes]", force: bool, encoding: str,
+           commit: "Callable[[], bool] | None") -> "_Staged | bool":
     """The start of :func:`atomic_write`: every check, then the data in a
-    temporary file beside the target (standard output and devices written
-    at once: True)."""
+    temporary file beside the target, kept in ``staged`` as soon as it
+    exists (the caller discards it when this raises, or when an interrupt
+    comes before it is given on); standard output and devices are written
+    at once (True)."""
     chunked = not isinstance(data, (str, bytes, bytearray, memoryview))
     if isinstance(path, str) and path == "-":
         for chunk in (data if chunked else [data]):
@@ -797,40 +806,64 @@ def _stage(path: str | os.PathLike[str], data: "str | bytes | Iterable[str | byt
     else:
         mode = 0o666 & ~_current_umask()
 
-    import tempfile   # (here: reading never needs it)
-    tmp: str | None = None
-    fd = -1
+    staged.target, staged.label, staged.folder = target, label, folder
+    staged.mode, staged.exists, staged.force, staged.commit = mode, exists, force, commit
     step = "create a temporary file"
     try:
-        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target.name), suffix=".tmp",
-                                   dir=folder)
+        prefix = _temporary_prefix(target.name)
+        for _attempt in range(100):
+            # (the name is kept before the file is made: an interrupt that
+            # comes as open() returns, a signal that arrived during it, a
+            # worker's stop, still finds it to remove; mkstemp would have
+            # made the file and lost its name)
+            staged.tmp = _temporary_name(folder, prefix)
+            try:
+                staged.fd = os.open(staged.tmp, _TEMPORARY_FLAGS, 0o600)
+                break
+            except FileExistsError:
+                staged.tmp = None
+        else:
+            raise FileExistsError(errno.EEXIST, "no free name for a temporary file")
         step = "write"
+        fd = staged.fd
         for piece in payloads:
             _write_all(fd, piece)
-    except OutputError:
-        _discard(fd, tmp)
-        raise
     except OSError as e:
-        _discard(fd, tmp)
         what = "the previous file was left unchanged" if exists else "nothing was written"
         raise OutputError(f"{label}: cannot {step}: {os_reason(e)}; {what}") from None
-    except BaseException:
-        _discard(fd, tmp)
-        raise
-    return _Staged(fd, tmp, target, label, folder, mode, exists, force, commit)
+    return staged
 
 
 class _Staged:
-    """A temporary file that holds a whole output, beside its target: what
-    :func:`_settle` then makes durable and puts in the target's place."""
+    """A temporary file beside its target, filled by :func:`_stage` as it is
+    made and written (its name first), then made durable and put in the
+    target's place by :func:`_settle`, or removed by :meth:`discard`:
+    whichever :meth:`claim` s it first (the settling thread, or its writer
+    interrupted before it was given on); never both."""
 
-    __slots__ = ("fd", "tmp", "target", "label", "folder", "mode", "exists", "force", "commit")
+    __slots__ = ("fd", "tmp", "target", "label", "folder", "mode", "exists", "force", "commit",
+                 "_owned")
 
-    def __init__(self, fd: int, tmp: str, target: Path, label: str, folder: Path, mode: int,
-                 exists: bool, force: bool, commit: "Callable[[], bool] | None"):
-        self.fd, self.tmp, self.target, self.label = fd, tmp, target, label
-        self.folder, self.mode, self.exists, self.force, self.commit = (folder, mode, exists,
-                                                                        force, commit)
+    def __init__(self) -> None:
+        self.fd = -1
+        self.tmp: str | None = None
+        self.target: Any = None
+        self.label = ""
+        self.folder: Any = None
+        self.mode = 0o600
+        self.exists = False
+        self.force = False
+        self.commit: "Callable[[], bool] | None" = None
+        self._owned = threading.Lock()
+
+    def claim(self) -> bool:
+        """Whether the caller now owns the temporary file (the first to ask)."""
+        return self._owned.acquire(blocking=False)
+
+    def discard(self) -> None:
+        """Remove the temporary file, unless another owns it already."""
+        if self.claim():
+            _discard(self.fd, self.tmp)
 
 
 def _discard(fd: int, tmp: str | None) -> None:
@@ -854,6 +887,8 @@ def _settle(staged: "_Staged | bool") -> bool:
     left as it was."""
     if not isinstance(staged, _Staged):   # (standard output, a device: written already)
         return staged
+    if not staged.claim():   # (its writer was interrupted, and discarded it)
+        return False
     fd, tmp, target, label = staged.fd, staged.tmp, staged.target, staged.label
     force, commit = staged.force, staged.commit
     step = "flush to disk"
@@ -927,7 +962,17 @@ def writes_settled_in_background() -> Iterator[None]:
         yield
     finally:
         _SETTLERS.remove(settler)
-        settler.shutdown(wait=True)   # (every write given has settled)
+        # every write given settles before the block ends: an interrupt that
+        # comes while this waits (a worker's stop) is raised once they have
+        stopped: BaseException | None = None
+        while True:
+            try:
+                settler.shutdown(wait=True)
+                break
+            except BaseException as exc:
+                stopped = stopped or exc
+        if stopped is not None:
+            raise stopped
 
 
 def atomic_write_soon(path: str | os.PathLike[str],
@@ -940,14 +985,15 @@ def atomic_write_soon(path: str | os.PathLike[str],
     for the rest and returns what :func:`atomic_write` returns, or raises
     its ``OutputError`` (the disk full at the sync, the target there by
     then). Outside such a block, the write is whole before this returns."""
-    staged = _stage(path, data, force, encoding, None)
-    if not _SETTLERS or not isinstance(staged, _Staged):
-        done = _settle(staged)
-        return lambda: done
+    staged = _Staged()
     try:
+        done = _stage(staged, path, data, force, encoding, None)
+        if not _SETTLERS or done is not staged:
+            result = _settle(done)
+            return lambda: result
         return _SETTLERS[-1].submit(_settle, staged).result
-    except BaseException:   # (not given to the thread: an interrupt, the block ending)
-        _discard(staged.fd, staged.tmp)
+    except BaseException:
+        staged.discard()   # (interrupted before the thread took it: gone)
         raise
 
 
@@ -999,6 +1045,20 @@ def sync_folder_later(folder: str | os.PathLike[str]) -> None:
         _DEFERRED_SYNCS[-1].setdefault(os.fspath(folder))
     else:
         _fsync_dir(Path(folder))
+
+
+#: how a temporary file is opened: created here or not at all, never
+#: through a link, not inherited by a child process
+_TEMPORARY_FLAGS = (os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def _temporary_name(folder: str | os.PathLike[str], prefix: str) -> str:
+    """A path in ``folder``: ``PREFIX`` + 8 random characters + ``.tmp``
+    (opened with :data:`_TEMPORARY_FLAGS`, owner only, as
+    :func:`tempfile.mkstemp` makes its files)."""
+    import secrets
+    return os.path.join(folder, f"{prefix}{secrets.token_hex(4)}.tmp")
 
 
 def _temporary_prefix(name: str) -> str:
