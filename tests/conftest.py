@@ -118,3 +118,22 @@ def local_cluster():
         yield cluster.scheduler_address
     finally:
         cluster.close()
+
+
+def fail_fsync_of(monkeypatch, marker: str) -> None:
+    """Make ``os.fsync`` fail (EIO, as a failing disk) for the files whose
+    path holds ``marker`` (a temporary file's name starts ``.NAME.``); skip
+    where /proc/self/fd cannot tell the files apart."""
+    import errno
+    import os
+    import pytest
+    if not os.path.exists("/proc/self/fd"):
+        pytest.skip("needs /proc/self/fd to tell the files apart")
+    real_fsync = os.fsync
+
+    def failing_fsync(fd):
+        if marker in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.EIO, "Input/output error")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)

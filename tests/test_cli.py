@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from referencing import Registry, Resource
 
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, fail_fsync_of
 from gamao_cli import __version__
 from gamao_cli.cli import main
 
@@ -351,22 +351,12 @@ def test_convert_says_which_output_failed_as_it_settled(tmp_path, monkeypatch):
     is said of that file, in its place among the messages (the third
     input's warning after it), with exit code 2; the other outputs are
     written and no temporary file is left."""
-    import errno
-    if not os.path.exists("/proc/self/fd"):
-        pytest.skip("needs /proc/self/fd to tell the files apart")
-    real_fsync = os.fsync
-
-    def failing_fsync(fd):
-        if ".b.json." in os.readlink(f"/proc/self/fd/{fd}"):
-            raise OSError(errno.EIO, "Input/output error")
-        real_fsync(fd)
-
     src = tmp_path / "in"
     src.mkdir()
     for name in "abc":
         shutil.copy(EXAMPLES / "illegal-play.mat", src / f"{name}.mat")
     out = tmp_path / "out"
-    monkeypatch.setattr(os, "fsync", failing_fsync)
+    fail_fsync_of(monkeypatch, ".b.json.")
     r = CliRunner().invoke(main, ["convert", str(src), "--to", "json", "--out-dir", str(out),
                                   "--jobs", "1"])
     assert r.exit_code == 2, r.output

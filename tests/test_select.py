@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import ROOT
+from conftest import ROOT, fail_fsync_of
 from gamao_cli import formats
 from gamao_cli.archive.fingerprint import fingerprint
 from gamao_cli.cli import main
@@ -118,6 +118,22 @@ def test_print0_and_writing(folder, tmp_path):
     assert fingerprint(back) == fingerprint(orig) and back.players == orig.players
     r = run(str(folder), "--length", "3", "-o", str(out))    # there already: exit 2
     assert r.exit_code == 2 and "already exists" in r.output
+
+
+def test_a_file_that_fails_as_it_settles_is_said_in_its_place(folder, tmp_path, monkeypatch):
+    """``-o`` writes each match's file while the next is read, its sync to
+    disk and rename settling on a thread: the disk failing at the sync of
+    one of them says so once (exit 2), that file is not there, the other
+    is, no temporary file is left, and the count written says one fewer."""
+    fail_fsync_of(monkeypatch, ".club.mat.")
+    out = tmp_path / "out"
+    r = run(str(folder), "--length", "3", "-o", str(out))
+    assert r.exit_code == 2, r.output
+    lines = r.stderr.splitlines()
+    failed = [i for i, line in enumerate(lines) if "club.mat: cannot flush to disk" in line]
+    assert len(failed) == 1, lines
+    assert sorted(p.name for p in out.iterdir()) == ["illegal-play.mat"]
+    assert "1 file written" in r.stderr, r.stderr
 
 
 def test_archive_members_are_named_and_written(folder, tmp_path):

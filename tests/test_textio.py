@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from conftest import fail_fsync_of
 from gamao_cli.formats import textio
 from gamao_cli.errors import EncodingProblem, InputError, OutputError
 from gamao_cli.formats.textio import (atomic_write, decode_bytes, read_file_bytes, read_file_head,
@@ -756,16 +757,7 @@ def test_a_write_that_fails_as_it_settles_says_so_and_leaves_nothing(tmp_path, m
     OutputError ``atomic_write`` would have raised, its temporary file is
     gone, the target left as it was; the writes around it are made."""
     from gamao_cli.formats.textio import atomic_write_soon, writes_settled_in_background
-    real_fsync = os.fsync
-
-    def failing_fsync(fd):
-        if ".b.txt." in os.readlink(f"/proc/self/fd/{fd}"):
-            raise OSError(errno.EIO, "Input/output error")
-        real_fsync(fd)
-
-    if not os.path.exists("/proc/self/fd"):
-        pytest.skip("needs /proc/self/fd to tell the files apart")
-    monkeypatch.setattr(os, "fsync", failing_fsync)
+    fail_fsync_of(monkeypatch, ".b.txt.")
     (tmp_path / "b.txt").write_text("before")
     with writes_settled_in_background():
         settles = [atomic_write_soon(tmp_path / f"{n}.txt", n, force=True) for n in "abc"]

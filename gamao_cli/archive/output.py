@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+from typing import Callable
 
 from gamao_cli import formats
 from gamao_cli.errors import OutputError
@@ -87,7 +88,15 @@ class Folder:
         """Write ``data`` (bytes, or a writer's chunks) as ``name``; raises
         :class:`OutputError` (nothing left behind) when it cannot be. The
         files ``inputs`` are never written over."""
-        from gamao_cli.formats.textio import atomic_write
+        self.write_soon(name, data, inputs)()
+        return os.path.join(self.folder, name)
+
+    def write_soon(self, name: str, data, inputs: tuple[str, ...] = ()) -> Callable[[], bool]:
+        """:meth:`write`, its end (the sync to disk, the rename) left to the
+        innermost :func:`~gamao_cli.formats.textio.writes_settled_in_background`
+        block's thread: the returned call waits for it (and raises its
+        :class:`OutputError`)."""
+        from gamao_cli.formats.textio import atomic_write_soon
         path = self.target(name)
         for src in inputs:
             try:
@@ -96,8 +105,7 @@ class Folder:
                                       .format(path=path))
             except OSError:
                 pass
-        atomic_write(path, data, force=self.force)
-        return path
+        return atomic_write_soon(path, data, force=self.force)
 
 
 def payload(source, index: int, alone: bool, to: str | None):

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 from click.testing import CliRunner
+from conftest import fail_fsync_of
 from render_support import EXAMPLES, by_player, html_problems, loaded, page_data
 
 from gamao_cli.cli import main
@@ -89,24 +90,12 @@ def test_validate_html_stops_at_a_page_that_fails_as_it_settles(tmp_path, monkey
     is made; the disk failing at the sync of the second of three pages
     stops the report with that page's message (exit 2), writes no index and
     leaves no temporary file; the page before it is whole."""
-    import errno
-    import os
     import shutil
-    import pytest
-    if not os.path.exists("/proc/self/fd"):
-        pytest.skip("needs /proc/self/fd to tell the files apart")
     src = tmp_path / "in"
     src.mkdir()
     for name in "abc":
         shutil.copy(ILLEGAL, src / f"{name}.mat")
-    real_fsync = os.fsync
-
-    def failing_fsync(fd):
-        if ".b.mat.html." in os.readlink(f"/proc/self/fd/{fd}"):
-            raise OSError(errno.EIO, "Input/output error")
-        real_fsync(fd)
-
-    monkeypatch.setattr(os, "fsync", failing_fsync)
+    fail_fsync_of(monkeypatch, ".b.mat.html.")
     folder = tmp_path / "report"
     r = run("validate", "--jobs", "1", "--format", "html", "--html-dir", str(folder), str(src))
     assert r.exit_code == 2, r.output
