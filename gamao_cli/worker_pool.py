@@ -20,7 +20,6 @@ abandoned (:func:`abandon`) and the command stops with exit code 3.
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
@@ -39,6 +38,7 @@ def new_pool(processes: int) -> Any:
     """A pool of ``processes`` workers (forked where the system can fork,
     so that they inherit what this process has built), each ignoring
     Ctrl-C and stopping cleanly on SIGTERM."""
+    import multiprocessing   # (here: a run of one process, which takes in_order, needs none)
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     return ctx.Pool(processes, initializer=_worker_signals)
 
@@ -106,6 +106,7 @@ def watched(pool: Any, results: Iterator[Any]) -> Iterator[Any]:
     the workers the pool started with is gone (a pool's worker never ends
     on its own: ``multiprocessing`` puts a new one in a dead one's place,
     and the task that died with it is never done)."""
+    import multiprocessing
     started = {p.pid for p in pool._pool}
     while True:
         try:

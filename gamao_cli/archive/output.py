@@ -84,18 +84,14 @@ class Folder:
                                     "written").format(path=path, real=real, folder=self.folder))
         return path
 
-    def write(self, name: str, data, inputs: tuple[str, ...] = ()) -> str:
-        """Write ``data`` (bytes, or a writer's chunks) as ``name``; raises
-        :class:`OutputError` (nothing left behind) when it cannot be. The
-        files ``inputs`` are never written over."""
-        self.write_soon(name, data, inputs)()
-        return os.path.join(self.folder, name)
-
     def write_soon(self, name: str, data, inputs: tuple[str, ...] = ()) -> Callable[[], bool]:
-        """:meth:`write`, its end (the sync to disk, the rename) left to the
-        innermost :func:`~gamao_cli.formats.textio.writes_settled_in_background`
-        block's thread: the returned call waits for it (and raises its
-        :class:`OutputError`)."""
+        """Write ``data`` (bytes, or a writer's chunks) as ``name``, the files
+        ``inputs`` never written over; its end (the sync to disk, the rename)
+        is left to the innermost
+        :func:`~gamao_cli.formats.textio.writes_settled_in_background`
+        block's thread, if any: the returned call waits for it. Raises
+        :class:`OutputError` (nothing left behind) when it cannot be written,
+        here or from that call."""
         from gamao_cli.formats.textio import atomic_write_soon
         path = self.target(name)
         for src in inputs:

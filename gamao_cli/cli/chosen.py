@@ -27,50 +27,44 @@ def write_chosen(chosen: Iterable[Any], folder: Any, to: str | None,
 
 def _write_wanted(wanted: dict[Any, list], folder: Any, to: str | None,
                   status: exit_codes.Status) -> int:
+    from gamao_cli.errors import OutputError
+    from gamao_cli.formats.textio import one_behind, writes_settled_in_background
+
+    written = 0
+    # each file's sync and rename settle while the next is read and written
+    with writes_settled_in_background():
+        for settle, problem in one_behind(_staged(wanted, folder, to)):
+            if settle is not None:
+                try:
+                    settle()
+                    written += 1
+                except OutputError as exc:
+                    problem = f"gamao: {exc}"
+            if problem is not None:
+                click.echo(problem, err=True)
+                status.unreadable()
+    return written
+
+
+def _staged(wanted: dict[Any, list], folder: Any, to: str | None):
+    """For each chosen match, in its inputs' order: the call that settles
+    its file (:meth:`~gamao_cli.archive.output.Folder.write_soon`), or what
+    stopped it being written."""
     from gamao_cli.archive.inputs import read_inputs
     from gamao_cli.archive.output import payload
     from gamao_cli.errors import InputError, OutputError, WriteRefused
     from gamao_cli.replay.check import input_error_diagnostic
-
-    from gamao_cli.formats.textio import writes_settled_in_background
-
-    def said(problem: str) -> None:
-        click.echo(problem, err=True)
-        status.unreadable()
-
-    written = 0
-    held = None   # the file before: written, its sync and rename settling
-    with writes_settled_in_background():
-        for where, source in read_inputs(list(wanted), os.getcwd()):
-            for c in wanted.get(where, []):
-                settle = problem = None
-                try:
-                    if isinstance(source, InputError):
-                        raise source
-                    data, ending = payload(source, c.index, c.alone, to)
-                    settle = folder.write_soon(folder.name_for(where, c.index, c.alone, ending),
-                                               data, inputs=(where.path,))
-                except InputError as exc:
-                    problem = input_error_diagnostic(exc).format_text()
-                except (OutputError, WriteRefused) as exc:
-                    problem = f"gamao: {exc}"
-                written += _settled(held, said)   # (what the file before says, first)
-                held = settle
-                if problem is not None:
-                    said(problem)
-        written += _settled(held, said)
-    return written
-
-
-def _settled(settle, said) -> int:
-    """1 when the write ``settle`` waits for went (0 for none); its
-    :class:`~gamao_cli.errors.OutputError` said, 0."""
-    from gamao_cli.errors import OutputError
-    if settle is None:
-        return 0
-    try:
-        settle()
-    except OutputError as exc:
-        said(f"gamao: {exc}")
-        return 0
-    return 1
+    for where, source in read_inputs(list(wanted), os.getcwd()):
+        for c in wanted.get(where, []):
+            settle = problem = None
+            try:
+                if isinstance(source, InputError):
+                    raise source
+                data, ending = payload(source, c.index, c.alone, to)
+                settle = folder.write_soon(folder.name_for(where, c.index, c.alone, ending),
+                                           data, inputs=(where.path,))
+            except InputError as exc:
+                problem = input_error_diagnostic(exc).format_text()
+            except (OutputError, WriteRefused) as exc:
+                problem = f"gamao: {exc}"
+            yield settle, problem

@@ -11,7 +11,7 @@ import click
 
 from gamao_cli import formats
 from gamao_cli.formats import members
-from gamao_cli.formats.textio import (atomic_write_soon, folders_synced_at_end,
+from gamao_cli.formats.textio import (atomic_write_soon, folders_synced_at_end, one_behind,
                                       sync_folder_later, writes_settled_in_background)
 from gamao_cli.i18n import _, ngettext
 
@@ -156,13 +156,8 @@ def _in_order(results: Iterator) -> Iterator[tuple[int, list[str]]]:
     until the next is made. Every output has settled when this ends, however
     it ends."""
     with writes_settled_in_background():
-        held = None
-        for result in results:
-            if held is not None:
-                yield _final(held)
-            held = result
-        if held is not None:
-            yield _final(held)
+        for result in one_behind(results):
+            yield _final(result)
 
 
 def _final(result) -> tuple[int, list[str]]:

@@ -8,7 +8,8 @@ import re
 from typing import Iterable
 
 from gamao_cli.formats.textio import (atomic_write, atomic_write_soon, folders_synced_at_end,
-                                      link_refused, writes_settled_in_background, xml_safe)
+                                      link_refused, one_behind, writes_settled_in_background,
+                                      xml_safe)
 
 
 
@@ -81,25 +82,27 @@ def write_html_report(results: Iterable, folder: str, force: bool = False) -> st
 
 def _write_pages(todo, pages_dir: str, links: dict[str, str], force: bool) -> None:
     """Each record's page into ``pages_dir`` (its link into ``links``)."""
-    from gamao_cli.cli import collector_paused
-    from gamao_cli.render.html import replay_page_parts
     from gamao_cli.replay.replay import Replays
     replays = Replays()
     # each page's sync to disk and rename settle while the next page is made
     # (as convert's outputs do); a page that fails as it settles stops the
     # report before the page after the next is made
     with writes_settled_in_background():
-        held = None
-        for r, name, matches in todo:
-            # (as convert --to html writes a page: piece by piece, the
-            # collector paused while it is made)
-            with collector_paused():
-                parts = replay_page_parts([(mt, replays.of(mt)) for mt in matches], path=r.path)
-                settle = atomic_write_soon(os.path.join(pages_dir, name), parts,
-                                           force=force)   # (XML-safe)
-            if held is not None:
-                held()   # (raises the OutputError of the page before)
-            held = settle
-            links[r.path] = f"pages/{name}"
-        if held is not None:
-            held()
+        for settle in one_behind(_staged_pages(todo, pages_dir, links, force, replays)):
+            settle()   # (raises the OutputError of its page)
+
+
+def _staged_pages(todo, pages_dir: str, links: dict[str, str], force: bool, replays):
+    """Each record's page written to its temporary file, as the call that
+    settles it (:func:`atomic_write_soon`)."""
+    from gamao_cli.cli import collector_paused
+    from gamao_cli.render.html import replay_page_parts
+    for r, name, matches in todo:
+        # (as convert --to html writes a page: piece by piece, the collector
+        # paused while it is made)
+        with collector_paused():
+            parts = replay_page_parts([(mt, replays.of(mt)) for mt in matches], path=r.path)
+            settle = atomic_write_soon(os.path.join(pages_dir, name), parts,
+                                       force=force)   # (XML-safe)
+        links[r.path] = f"pages/{name}"
+        yield settle

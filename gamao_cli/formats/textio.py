@@ -975,6 +975,31 @@ def writes_settled_in_background() -> Iterator[None]:
             raise stopped
 
 
+def one_behind(items: Iterable[Any]) -> Iterator[Any]:
+    """Each of ``items``, given once the item after it has been made (the
+    last at the end): how a caller of :func:`atomic_write_soon` takes each
+    output's outcome while the next output is being made, in order.
+
+    >>> made = []
+    >>> def outputs():
+    ...     for n in (1, 2, 3):
+    ...         made.append(n)
+    ...         yield n
+    >>> [(n, list(made)) for n in one_behind(outputs())]
+    [(1, [1, 2]), (2, [1, 2, 3]), (3, [1, 2, 3])]
+    """
+    held: Any = _NOTHING
+    for item in items:
+        if held is not _NOTHING:
+            yield held
+        held = item
+    if held is not _NOTHING:
+        yield held
+
+
+_NOTHING: Any = object()
+
+
 def atomic_write_soon(path: str | os.PathLike[str],
                       data: "str | bytes | Iterable[str | bytes]", *, force: bool = False,
                       encoding: str = "utf-8") -> Callable[[], bool]:
