@@ -457,3 +457,79 @@ def test_run_records_declines_what_it_cannot_read():
     got = KERNEL.run_records(actions, 0, me, opp, 0, False, records, 1, None, start, None)
     assert got[0] == 1 and got[1] is None and records[0].position is start
     assert records[0].steps == ((8, 5, False),) and got[2] == start.opp
+
+
+def _states_outcome(path: Path):
+    """The states before every action of each match of a file, as
+    ``snapshots.game_states`` and ``game_state_ids`` give them (each
+    record as its action's index in its game)."""
+    from gamao_cli.formats import read_path
+    from gamao_cli.replay import snapshots
+    from gamao_cli.replay.replay import validate_match
+    try:
+        matches = read_path(str(path))
+    except Exception as e:   # a file the corpus holds because it is unreadable
+        return type(e).__name__
+    out = []
+    for match in matches:
+        r = validate_match(match, keep_records=True)
+        index = {id(a): k for g in match.games for k, a in enumerate(g.actions)}
+        out.append([[(index[id(rec.action)], value) for rec, value in game]
+                    for placed in (snapshots.game_states(match, r),
+                                   snapshots.game_state_ids(match, r))
+                    for game in placed])
+    return out
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
+def test_the_states_before_the_actions_are_the_same_with_and_without_the_kernel(monkeypatch):
+    """``_play_run.placed``, the loop of ``snapshots._placed`` (the state and
+    IDs of every position a page or an export shows), against the Python
+    loop on every file of the corpora: the same records with the same
+    states (MatchState equality: every field) and the same IDs and fields."""
+    from gamao_cli.replay import snapshots
+    assert snapshots._KERNEL is KERNEL
+    files = _all_corpus_files()
+    games, kernel_placed = [], KERNEL.placed
+
+    def counting(records, *rest):
+        got = kernel_placed(records, *rest)
+        games.append(got is not None)
+        return got
+    monkeypatch.setattr(KERNEL, "placed", counting)
+    with_kernel = {p: _states_outcome(p) for p in files}
+    assert sum(games) > 10_000 and all(games)   # the kernel placed every game
+    monkeypatch.setattr(snapshots, "_KERNEL", None)
+    for cache in (snapshots._STATES, snapshots._STATE_IDS):   # made again, by Python
+        cache.clear()
+    differ = [p for p in files if _states_outcome(p) != with_kernel[p]]
+    assert not differ, differ[:10]
+
+
+def test_placed_declines_what_it_cannot_read():
+    """A record that is no ActionRecord, or a roll whose dice are no two
+    ints, leaves the whole game to Python: None, nothing made."""
+    from gamao_cli.replay.replay import ActionRecord
+    from gamao_cli.rules import Position
+    start = Position((0,) * 6 + (5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),
+                     (0,) * 6 + (5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0))
+    made = []
+
+    def make(*key):
+        made.append(key)
+        return key
+
+    def args(records):
+        cache: dict = {}
+        return (records, m.ROLLS, (m.Take, m.Drop), m.Double, False, (0, 0), 5, False, cache,
+                lambda k, v: cache.setdefault(k, v), make)
+    good = ActionRecord(m.Play(0, (3, 1), m.parse_steps("8/5 6/5")), 0, start, 1, None)
+    odd_dice = ActionRecord(m.Play(0, (3.0, 1), m.parse_steps("8/5 6/5")), 0, start, 1, None)
+    assert KERNEL.placed(*args([good, "no record"])) is None
+    assert KERNEL.placed(*args([good, odd_dice])) is None
+    assert made == []
+    [(record, key)] = KERNEL.placed(*args([good]))
+    # the Python loop's key: GAME_NONE before the opening roll, the dice higher first
+    assert record is good and key == (1, None, 0, False, 0, 0, False, 0, (3, 1), 5, (0, 0), False)
+    with pytest.raises(TypeError):
+        KERNEL.placed([good])

@@ -69,6 +69,21 @@
  * text's plan slot. Anything else is left to Python, which makes it.
  * text_memo(text, d1, d2) gives that memo, or None, for the tests.
  *
+ * placed(records, rolls, offers, double, crawford, score, length, jacoby,
+ * cache, put, make) is the loop of _placed (gamao_cli/replay/snapshots.py)
+ * over one game's records, for the states before its actions: for each
+ * record with a position and a turn, the key of MatchState's twelve fields
+ * (cube clamped to 2**15, owner, on roll, crawford, game state: "none" at
+ * the first roll, else "playing", turn: the player offered the cube after
+ * an offer (Take, Drop, a Double of another kind than "double"), offered,
+ * no resignation, the dice higher first or (0, 0), length, score, jacoby),
+ * its value from `cache` (a dict) or put there as put(key, make(*key)), and
+ * (record, value) in the list it returns when the value is not None.
+ * `rolls` and `offers` are the classes of the two isinstance tests,
+ * `double` Double's. It answers only when every record is a bound
+ * ActionRecord with its slots set and every roll's dice a tuple of two
+ * ints; else None, before anything is made, and Python runs its loop.
+ *
  * max_dice(me, opp, d1, d2) is max_dice_playable's twin (rules/plays.py,
  * _max_dice's search, die_step's tests in their order) on two sides given
  * as tuples or lists of 26 ints: how many dice of d1-d2 a legal play uses;
@@ -1140,6 +1155,213 @@ text_memo(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return memo;
 }
 
+/* -- placed: the states before a game's actions (snapshots._placed) -- */
+
+static PyObject *s_dice = NULL, *s_player = NULL, *s_kind = NULL, *s_double_word = NULL;
+static PyObject *cube_limit = NULL, *zero_dice = NULL, *dice_pairs[7][7];
+
+/* The names and constants placed() uses, made once: 0, or -1 with an error. */
+static int
+placed_constants(void)
+{
+    if (zero_dice != NULL)
+        return 0;
+    s_dice = PyUnicode_InternFromString("dice");
+    s_player = PyUnicode_InternFromString("player");
+    s_kind = PyUnicode_InternFromString("kind");
+    s_double_word = PyUnicode_InternFromString("double");
+    cube_limit = PyLong_FromLong(1L << 15);
+    if (!s_dice || !s_player || !s_kind || !s_double_word || !cube_limit)
+        return -1;
+    for (int hi = 1; hi <= 6; hi++)
+        for (int lo = 1; lo <= hi; lo++)
+            if ((dice_pairs[hi][lo] = Py_BuildValue("(ii)", hi, lo)) == NULL)
+                return -1;
+    zero_dice = Py_BuildValue("(ii)", 0, 0);
+    return zero_dice == NULL ? -1 : 0;
+}
+
+/* The dice of a roll higher first as placed()'s key holds them: a new
+ * reference; NULL with no error set for dice Python must look at (not a
+ * tuple of two ints), NULL with an error set on a failure. */
+static PyObject *
+placed_dice(PyObject *a)
+{
+    PyObject *dice = PyObject_GetAttr(a, s_dice), *out = NULL;
+    long d1, d2;
+    if (dice == NULL)
+        return NULL;
+    if (PyTuple_CheckExact(dice) && PyTuple_GET_SIZE(dice) == 2
+            && small_int(PyTuple_GET_ITEM(dice, 0), &d1)
+            && small_int(PyTuple_GET_ITEM(dice, 1), &d2)) {
+        if (d1 >= 1 && d1 <= 6 && d2 >= 1 && d2 <= 6)
+            out = d1 >= d2 ? dice_pairs[d1][d2] : dice_pairs[d2][d1];
+        else
+            out = zero_dice;
+        Py_INCREF(out);
+    }
+    Py_DECREF(dice);
+    return out;
+}
+
+/* Whether placed() can read every record of `records` (1), else 0. */
+static int
+placed_readable(PyObject *records)
+{
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(records); i++) {
+        PyObject *r = PyList_GET_ITEM(records, i);
+        if (Py_TYPE(r) != record_type)
+            return 0;
+        for (int k = 0; k < 5; k++)
+            if (SLOT(r, off_rec[k]) == NULL)
+                return 0;
+    }
+    return 1;
+}
+
+static PyObject *
+placed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "placed(records, rolls, offers, double, crawford, "
+                        "score, length, jacoby, cache, put, make)");
+        return NULL;
+    }
+    PyObject *records = args[0], *rolls = args[1], *offers = args[2], *double_type = args[3];
+    PyObject *cache = args[8], *put = args[9], *make = args[10];
+    if (record_type == NULL || !PyList_CheckExact(records) || !PyDict_CheckExact(cache))
+        Py_RETURN_NONE;
+    if (placed_constants() < 0)
+        return NULL;
+    if (!placed_readable(records))
+        Py_RETURN_NONE;
+    /* the dice first: a roll Python must look at leaves the whole game to it */
+    Py_ssize_t n = PyList_GET_SIZE(records);
+    PyObject **dice = PyMem_Calloc(n ? n : 1, sizeof(PyObject *));
+    PyObject *out = NULL, *a = NULL;
+    int *roll = PyMem_Calloc(n ? n : 1, sizeof(int));
+    if (dice == NULL || roll == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *r = PyList_GET_ITEM(records, i);
+        if (SLOT(r, off_rec[2]) == Py_None || SLOT(r, off_rec[1]) == Py_None)
+            continue;
+        roll[i] = PyObject_IsInstance(SLOT(r, off_rec[0]), rolls);
+        if (roll[i] < 0)
+            goto done;
+        if (roll[i]) {
+            dice[i] = placed_dice(SLOT(r, off_rec[0]));
+            if (dice[i] == NULL) {
+                if (!PyErr_Occurred())
+                    out = Py_NewRef(Py_None);
+                goto done;
+            }
+        }
+    }
+    PyObject *list = PyList_New(0);
+    if (list == NULL)
+        goto done;
+    int first_roll = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *r = PyList_GET_ITEM(records, i);
+        PyObject *turn_r = SLOT(r, off_rec[1]);
+        if (SLOT(r, off_rec[2]) == Py_None || turn_r == Py_None)
+            continue;
+        a = Py_NewRef(SLOT(r, off_rec[0]));
+        PyObject *turn = Py_NewRef(turn_r), *offered = Py_False, *key, *value, *cube;
+        long game_state = 1;   /* GAME_PLAYING */
+        if (roll[i]) {
+            if (first_roll) {
+                game_state = 0;   /* GAME_NONE: gnubg's Match ID before the opening roll */
+                first_roll = 0;
+            }
+        }
+        else {
+            int offer = PyObject_IsInstance(a, offers);
+            if (offer == 0) {
+                offer = PyObject_IsInstance(a, double_type);
+                if (offer > 0) {
+                    PyObject *kind = PyObject_GetAttr(a, s_kind);
+                    offer = kind == NULL ? -1 : PyObject_RichCompareBool(kind, s_double_word, Py_NE);
+                    Py_XDECREF(kind);
+                }
+            }
+            if (offer < 0) {
+                Py_DECREF(turn);
+                goto fail;
+            }
+            if (offer) {
+                Py_SETREF(turn, PyObject_GetAttr(a, s_player));
+                if (turn == NULL)
+                    goto fail;
+                offered = Py_True;
+            }
+        }
+        cube = SLOT(r, off_rec[3]);
+        int small = PyObject_RichCompareBool(cube, cube_limit, Py_LE);
+        if (small < 0) {
+            Py_DECREF(turn);
+            goto fail;
+        }
+        key = PyTuple_New(12);
+        if (key == NULL) {
+            Py_DECREF(turn);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(key, 0, Py_NewRef(small ? cube : cube_limit));
+        PyTuple_SET_ITEM(key, 1, Py_NewRef(SLOT(r, off_rec[4])));
+        PyTuple_SET_ITEM(key, 2, Py_NewRef(turn_r));
+        PyTuple_SET_ITEM(key, 3, Py_NewRef(args[4]));
+        PyTuple_SET_ITEM(key, 4, PyLong_FromLong(game_state));
+        PyTuple_SET_ITEM(key, 5, turn);
+        PyTuple_SET_ITEM(key, 6, Py_NewRef(offered));
+        PyTuple_SET_ITEM(key, 7, PyLong_FromLong(0));
+        PyTuple_SET_ITEM(key, 8, Py_NewRef(roll[i] ? dice[i] : zero_dice));
+        PyTuple_SET_ITEM(key, 9, Py_NewRef(args[6]));
+        PyTuple_SET_ITEM(key, 10, Py_NewRef(args[5]));
+        PyTuple_SET_ITEM(key, 11, Py_NewRef(args[7]));
+        value = PyDict_GetItemWithError(cache, key);
+        if (value != NULL)
+            Py_INCREF(value);
+        else if (!PyErr_Occurred()) {
+            PyObject *fresh = PyObject_Call(make, key, NULL);
+            if (fresh != NULL) {
+                value = PyObject_CallFunctionObjArgs(put, key, fresh, NULL);
+                Py_DECREF(fresh);
+            }
+        }
+        Py_DECREF(key);
+        if (value == NULL)
+            goto fail;
+        if (value != Py_None) {
+            PyObject *pair = PyTuple_Pack(2, r, value);
+            if (pair == NULL || PyList_Append(list, pair) < 0) {
+                Py_XDECREF(pair);
+                Py_DECREF(value);
+                goto fail;
+            }
+            Py_DECREF(pair);
+        }
+        Py_DECREF(value);
+        Py_CLEAR(a);
+    }
+    out = list;
+    goto done;
+fail:
+    Py_DECREF(list);
+done:
+    Py_XDECREF(a);
+    if (dice != NULL)
+        for (Py_ssize_t i = 0; i < n; i++)
+            Py_XDECREF(dice[i]);
+    PyMem_Free(dice);
+    PyMem_Free(roll);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"bind_memo", bind_memo, METH_O,
      "bind_memo(shape_of): the loop makes the memo of a plain text read by shape_of."},
@@ -1156,6 +1378,9 @@ static PyMethodDef methods[] = {
      "run_records(actions, i, me, opp, turn, marks, records, cube, owner, before, kept) -> "
      "(the index of the first action left to Python, the position "
      "before it or None, the mover's side kept or None)."},
+    {"placed", (PyCFunction)(void (*)(void))placed, METH_FASTCALL,
+     "placed(records, rolls, offers, double, crawford, score, length, jacoby, cache, put, "
+     "make) -> the game's [(record, value)] of snapshots._placed, or None: left to Python."},
     {"play_plan", (PyCFunction)(void (*)(void))play_plan, METH_FASTCALL,
      "play_plan(me, opp, plan, marked): resolve.play_plan's twin (for the tests)."},
     {"max_dice", (PyCFunction)(void (*)(void))max_dice, METH_FASTCALL,

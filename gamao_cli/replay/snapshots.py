@@ -23,9 +23,15 @@ from gamao_cli.ids.board import board_ids, state_ids, state_ids_of
 from gamao_cli.model.notation import BoundedCache
 from gamao_cli.rules import Position
 
+from . import replay as _replay
 from .replay import MatchReport, Rules, validate_match
 
 _ROLLS = m.ROLLS
+_OFFERS = (m.Take, m.Drop)
+#: the replay's C kernel, bound to its records (``_play_run.placed``: the
+#: loop of :func:`_placed` for a game), or None: the Python loop does it all
+#: (the tests set it to None to compare the two)
+_KERNEL = _replay._play_run if _replay._records_bound else None
 _MISSING: Any = object()
 #: MatchStates by what makes them (see :func:`snapshots`); about 1 KB an
 #: entry with its IDs
@@ -147,11 +153,17 @@ def _placed(match: m.Match, report: MatchReport, cache: BoundedCache[tuple, Any]
     # frozen, and keeps its Match ID and XGID tail once worked out): a
     # match repeats a few thousand states over its actions, and the games
     # of a money session or the matches of an archive the same states again
-    made = cache.data
     for result in report.games:
+        made = cache.data
         first_roll = True
         score = tuple(min(s, (1 << 15) - 1) for s in result.score_before)
         crawford = result.crawford
+        if _KERNEL is not None:   # the same loop in C (None: left to this one)
+            found = _KERNEL.placed(result.records, _ROLLS, _OFFERS, m.Double, crawford, score,
+                                   length, jacoby, made, cache.put, make)
+            if found is not None:
+                out.append(found)
+                continue
         placed: list[tuple[Any, Any]] = []
         out.append(placed)
         for r in result.records:
@@ -167,7 +179,7 @@ def _placed(match: m.Match, report: MatchReport, cache: BoundedCache[tuple, Any]
                 d1, d2 = a.dice
                 if 1 <= d1 <= 6 and 1 <= d2 <= 6:
                     dice = (d1, d2) if d1 >= d2 else (d2, d1)
-            elif isinstance(a, (m.Take, m.Drop)) or (isinstance(a, m.Double) and a.kind != "double"):
+            elif isinstance(a, _OFFERS) or (isinstance(a, m.Double) and a.kind != "double"):
                 turn = a.player
                 offered = True
             # GNU Backgammon's Match ID says "no game" before the opening
