@@ -55,6 +55,7 @@ from ..replay.snapshots import Snapshot, game_state_ids
 from ..replay.replay import validate_match
 from ..analysis.decisions import decisions_of
 from ..analysis.figures import MatchFigures, match_figures
+from ..formats.textio import xml_safe
 from ..model.notation import BoundedCache
 from .svg import (DEFAULT_COLOURS, NAME_LIMIT, Layout, background_text, board_element,
                   escape_text, look_key, svg_text)
@@ -112,7 +113,12 @@ def _add_diag(row: list[Any], index: int) -> None:
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    """``text`` escaped for HTML, and what XML forbids in it written as its
+    escape (:func:`~gamao_cli.formats.textio.xml_safe`): every text of a
+    record, a name or a message, goes into a page's sections through here,
+    so a section is XML-safe as made, and is never searched whole (the
+    sections of the bulk corpus are 70 MB)."""
+    return xml_safe(html.escape(str(text), quote=True))
 
 
 def _names(match: m.Match) -> tuple[str, str]:
@@ -793,7 +799,6 @@ def _shared_json(colours: Mapping[str, str] | None) -> tuple[str, str]:
     """``(head, words)``: the page data's fields, layout and colours as the
     start of its JSON object, and its words as the object's last member,
     made once a look and language (what XML forbids already escaped)."""
-    from gamao_cli.formats.textio import xml_safe
     key = (look_key(colours), get_language())
     texts = _SHARED_JSON.get(key)
     if texts is None:
@@ -812,7 +817,6 @@ def _page_json(page: _Page, bottom: int, colours: Mapping[str, str] | None) -> l
     shares encoded once (:func:`_shared_json`), what XML forbids written as
     its escape. Each member its own piece: the positions of a big match are
     tens of megabytes of JSON, never copied into one string."""
-    from gamao_cli.formats.textio import xml_safe
     head, words = _shared_json(colours)
     pieces = [head]
     for name, value in (("bottom", bottom), ("matches", page.matches), ("games", page.games),
@@ -837,7 +841,6 @@ def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom:
     lone surrogate from a file name that is no UTF-8) is written as its
     escape (:func:`gamao_cli.formats.textio.xml_safe`); the style sheet and
     the script, gamao's own, are left as they are."""
-    from gamao_cli.formats.textio import xml_safe
     if bottom not in (0, 1):
         raise ValueError(f"bottom must be 0 or 1, got {bottom!r}")
     page = _Page(bottom)
@@ -888,10 +891,10 @@ def replay_page_parts(matches_with_reports: Iterable[Any], *, path: str, bottom:
     yield xml_safe(board)
     del board
     yield xml_safe(before_sections)
-    for i, section in enumerate(sections):
+    for i, section in enumerate(sections):   # (XML-safe as made: see _e)
         if i:
             yield "\n"
-        yield xml_safe(section)
+        yield section
     del sections
     yield xml_safe(before_data)
     yield from script_data
