@@ -18,6 +18,9 @@ KERNELS = [
               optional=True),
     # the board part of every action's IDs (ids/board.py, board_ids)
     Extension("gamao_cli.ids._ids", ["gamao_cli/ids/_ids.c"], optional=True),
+    # the actions table's rows of a game (tables/rows.py, _game_cells)
+    Extension("gamao_cli.tables._action_cells", ["gamao_cli/tables/_action_cells.c"],
+              optional=True),
 ]
 
 setup(ext_modules=KERNELS)

@@ -380,7 +380,7 @@ _INT_COLUMNS = {t: [(c.name, _RANGES[c.type]) for c in cols if c.type in _RANGES
                 for t, cols in TABLES.items()}
 #: the action columns whose figures can outgrow their game's (a stated cube value)
 _ACTION_CHECKED = [(n, r) for n, r in _INT_COLUMNS["actions"] if n in ("cube_value", "points")]
-#: the same, each with its place in an action's cells (``ActionTable.cells``)
+#: the same, each with its place in an action's cells (``ActionTable.cols``)
 _ACTION_CHECKED_AT = [(ACTION_CELLS.index(n), n, r) for n, r in _ACTION_CHECKED]
 
 
@@ -410,17 +410,24 @@ def _out_of_range(rows, label: str, match=None) -> InputError | None:
         problem = problem or check("games", g, _INT_COLUMNS["games"],
                                    games[gi] if gi < len(games) else None)
     if problem is None:   # the first action with a figure out of range
-        for k, cells in enumerate(rows.action_table.cells):
-            for at, name, bound in _ACTION_CHECKED_AT:
-                v = cells[at]
-                if v is not None and not -bound <= v < bound:
-                    return check("actions", {name: v}, [(name, bound)], _action_at(games, k))
+        cols = rows.action_table.cols
+        found = [(k, order, at, name, bound)   # each column's first, the first row's first
+                 for order, (at, name, bound) in enumerate(_ACTION_CHECKED_AT)
+                 for k in _outside(cols[at], bound)[:1]]
+        if found:
+            k, _order, at, name, bound = min(found)
+            return check("actions", {name: cols[at][k]}, [(name, bound)], _action_at(games, k))
     return problem
+
+
+def _outside(column: list, bound: int) -> list[int]:
+    """The rows of ``column`` whose figure an int column of ``bound`` cannot hold."""
+    return [k for k, v in enumerate(column) if v is not None and not -bound <= v < bound]
 
 
 def _action_at(games, k: int):
     """``(game, action)``: the ``k``-th action of the games, counted across
-    them (the order of :attr:`ActionTable.cells`); None past the last."""
+    them (the order of :attr:`ActionTable.cols`); None past the last."""
     for g in games:
         if k < len(g.actions):
             return g, g.actions[k]

@@ -38,7 +38,9 @@ from gamao_cli.analysis.figures import match_figures
 from gamao_cli.archive.fingerprint import fingerprint
 from gamao_cli.errors import GamaoError
 from gamao_cli.formats.base import LazyAnalysis
-from gamao_cli.ids.board import board_facts
+from gamao_cli import kernels
+from gamao_cli.ids.board import _KERNEL as _IDS_KERNEL
+from gamao_cli.ids.board import board_facts, board_facts_reference
 from gamao_cli.model.notation import BoundedCache, format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
 from gamao_cli.replay.record_rules import Rules
@@ -92,8 +94,8 @@ _KINDS = {m.Play: "roll", m.Dance: "roll", m.UnplayedRoll: "roll", m.IllegalPlay
 
 
 #: the ``actions`` columns that change from action to action, in the order
-#: of :attr:`ActionTable.cells`' tuples (the others are the match's or the
-#: game's, or the analysis columns)
+#: of :attr:`ActionTable.cols` (the others are the match's or the game's, or
+#: the analysis columns)
 ACTION_CELLS = ("seq", "move_number", "player", "kind", "die1", "die2", "play", "play_written",
                 "points", "cube_value", "cube_owner", "position_id", "match_id_gnubg", "xgid",
                 "pips0", "pips1", "legal", "codes")
@@ -103,35 +105,43 @@ class ActionTable:
     """The ``actions`` rows of one match, kept by what varies: the match's
     values once (``match_id``, ``path``, ``index_in_file``), each game's
     once (``spans``: how many rows, the game's number, its score before),
-    a tuple of the :data:`ACTION_CELLS` an action (``cells``), and the
-    analysis columns of the few actions that carry analysis (``analysis``:
-    by row number). The Parquet writer takes the columns whole
-    (:meth:`columns`); :meth:`rows` makes the rows as dicts.
+    a list a column of the :data:`ACTION_CELLS` (``cols``, a value an
+    action in each), and the analysis columns of the few actions that carry
+    analysis (``analysis``: by row number). The Parquet writer takes the
+    columns whole (:meth:`columns`); :meth:`rows` makes the rows as dicts.
 
     A row as a dict costs more than the row's work (a 31-key dict display,
     then pyarrow reading it back key by key): on the bulk corpus the dicts
-    and their conversion were 0.7 s of an export's 3.6 s."""
+    and their conversion were 0.7 s of an export's 3.6 s. Kept by column,
+    the rows of a batch are a list joined to another a column, not the
+    rows' tuples turned into columns (0.19 s of the bulk's export)."""
 
-    __slots__ = ("match_id", "path", "index", "spans", "cells", "analysis")
+    __slots__ = ("match_id", "path", "index", "spans", "cols", "analysis")
 
     def __init__(self, path: str, index: int):
         self.match_id: str | None = None
         self.path = path
         self.index = index
         self.spans: list[tuple[int, int, int, int]] = []
-        self.cells: list[tuple] = []
+        self.cols: tuple[list, ...] = tuple([] for _name in ACTION_CELLS)
         self.analysis: dict[int, Row] = {}
 
     def __len__(self) -> int:
-        return len(self.cells)
+        return len(self.cols[0])
+
+    def add_cells(self, cells: list[tuple]) -> None:
+        """Add rows given as tuples of the :data:`ACTION_CELLS`."""
+        if cells:
+            for col, values in zip(self.cols, zip(*cells)):
+                col.extend(values)
 
     def rows(self) -> list[Row]:
         """The rows as dicts, the table's columns in order (one dict display
         a row: CSV and JSON lines write them)."""
         out = []
         append = out.append
-        mid, path, index, cells, analysis = (self.match_id, self.path, self.index, self.cells,
-                                             self.analysis)
+        mid, path, index, analysis = self.match_id, self.path, self.index, self.analysis
+        cells = list(zip(*self.cols))
         k = 0
         for n, game, s0, s1 in self.spans:
             for (seq, move, player, kind, die1, die2, play, written, points, cube, owner, pid,
@@ -174,13 +184,11 @@ class ActionTable:
                 score1 += [s1] * k
         cols.update(match_id=match_ids, path=paths, index_in_file=indexes, game=games,
                     score0=score0, score1=score1)
-        cells: list[tuple] = []
-        for t in tables:
-            cells += t.cells
-        if cells:
-            cols.update(zip(ACTION_CELLS, zip(*cells)))
-        else:
-            cols.update((name, []) for name in ACTION_CELLS)
+        for k, name in enumerate(ACTION_CELLS):
+            column: list = []
+            for t in tables:
+                column += t.cols[k]
+            cols[name] = column
         for name in _ANALYSIS_NAMES:
             cols[name] = [None] * total
         offset = 0
@@ -391,6 +399,28 @@ _ANALYSIS_NAMES = tuple(_NO_ANALYSIS)
 _ACTION_COLUMNS = tuple(c.name for c in TABLES["actions"])
 
 
+def _bound_cells_kernel():
+    """The C loop of :func:`_game_cells` (``_action_cells.c``), bound to the
+    model's classes, or None: not built, ``GAMAO_PURE_PYTHON`` set, or no
+    board kernel to give it the boards' IDs (then the Python loop does it
+    all)."""
+    kernel = kernels.kernel("gamao_cli.tables._action_cells")
+    if kernel is None or _IDS_KERNEL is None:
+        return None
+    try:
+        kernel.bind(m.Play, m.Dance, m.Double, m.Take, m.Drop, m.Win, m.Loss)
+    except (TypeError, AttributeError):
+        return None
+    return kernel
+
+
+# (the tests set it to None to compare the kernel with the Python loop)
+_CELLS = _bound_cells_kernel()
+#: the board kernel's board_facts, which answers None where the reference
+#: (board_facts_reference) must say
+_FACTS = _IDS_KERNEL.board_facts if _IDS_KERNEL is not None else None
+
+
 def _final_owner(game: m.Game, result) -> int | None:
     """Who owns the cube when the game ends: as before its last recorded
     action, unless that action was the take that turned the cube."""
@@ -429,91 +459,25 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
     players = match.players
     table = ActionTable(path, index)
     rows = MatchRows(match={}, action_table=table)
-    cells = table.cells
-    cell = cells.append
     analysed: list[tuple[m.Game, int, m.ActionType, int]] = []
     on_action = where.on_action
     # canonical_text's lines, made beside the rows from what they hold
     # (tests/test_tables.py checks that the id is match_id's)
     canonical = ["gamao match 1", f"length {match.length}", f"players {players[0]} | {players[1]}"]
     line = canonical.append
-    step_texts = _STEP_TEXTS.data.get
-    facts = board_facts
     for gi, (game, result) in enumerate(zip(match.games, report.games)):
-        records = {id(r.action): r for r in result.records}
-        ids_of = {id(r.action): ids for r, ids in placed[gi]} if gi < len(placed) else {}
         s0, s1 = result.score_before
         number = game.number
         line(f"game {number} {s0}-{s1}")
-        rolls = 0
-        for seq, a in enumerate(game.actions, 1):
-            cls = type(a)
-            kind = a.kind if cls is m.Double else _KINDS[cls]
-            rec = records.get(id(a))
-            diags = on_action.get(id(a))
-            die1 = die2 = play = written = points = None
-            if kind == "roll":
-                rolls += 1
-                d1, d2 = a.dice
-                die1, die2 = (d1, d2) if d1 >= d2 else (d2, d1)
-                if cls is m.Play:
-                    written = a.play_text()
-                    steps = rec.steps if rec is not None else None
-                    if steps is not None:
-                        texts = step_texts(steps) if type(steps) is tuple else None
-                        play, fixed = texts or _step_texts(tuple(steps))
-                        if not steps:
-                            fixed = written
-                    else:
-                        fixed = written
-                    line(f"{a.player} roll {die1}{die2} {fixed}")
-                else:
-                    written = a.written
-                    if cls is m.Dance:
-                        if rec is not None and rec.position is not None:
-                            play = ""
-                        line(f"{a.player} roll {die1}{die2}")
-                    else:
-                        line(f"{a.player} roll {die1}{die2} {written}")
-            else:
-                if cls is m.Win or cls is m.Loss:
-                    points = a.points
-                elif cls is m.Double and a.value is not None or cls is m.SetUp:
-                    written = a.text()
-                if cls is not m.Loss:   # (a note beside the result: not in the text)
-                    line(f"{a.player} " + (
-                        a.kind if cls is m.Double else f"win {a.points}" if cls is m.Win
-                        else "setup " + _set_up_text(a) if cls is m.SetUp else kind))
-            pid = mid_g = xg = pips0 = pips1 = None
-            if rec is not None:
-                cube_value, cube_owner = rec.cube, rec.cube_owner
-                pos = rec.position
-                if pos is not None and rec.turn is not None:
-                    turn = rec.turn
-                    ids = ids_of.get(id(a))
-                    pid, field, mine, theirs = facts(pos.me, pos.opp, turn == 1)
-                    if ids is not None and pid is not None:
-                        mid_g, tail = ids[0]
-                        xg = "XGID=" + field + tail
-                    else:   # no state, or a position no ID holds (replayed as written)
-                        pid = None
-                    pips0, pips1 = (mine, theirs) if turn == 0 else (theirs, mine)
-                    checked = True
-                else:
-                    checked = cls in (m.Win, m.Loss, m.Resign)
-            else:
-                cube_value = cube_owner = None
-                checked = False
-            if diags and any(d.severity == "error" for d in diags):
-                legal = False
-            else:
-                legal = True if checked else None
-            cell((seq, a.move_number, a.player, kind, die1, die2, play, written, points,
-                  cube_value, cube_owner, pid, mid_g, xg, pips0, pips1, legal,
-                  _codes(diags) if diags else None))
-            if getattr(a, "analysis", None) is not None:
-                table.analysis[len(cells) - 1] = _analysis(a)
-                analysed.append((game, seq, a, len(cells) - 1))
+        rolls = None
+        if _CELLS is not None:   # the loop below in C, for the usual game (else None)
+            rolls = _CELLS.game_cells(game.actions, result.records,
+                                      placed[gi] if gi < len(placed) else [], on_action,
+                                      table.cols, canonical, _STEP_TEXTS.data, _step_texts, _FACTS,
+                                      board_facts_reference)
+        if rolls is None:
+            rolls = _game_cells(game, result, placed[gi] if gi < len(placed) else [],
+                                on_action, table, canonical, analysed)
         table.spans.append((len(game.actions), number, s0, s1))
         in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
         rows.games.append({
@@ -550,6 +514,95 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
         "fingerprint": fingerprint(match),
     }
     return rows
+
+
+def _game_cells(game: m.Game, result, placed: list, on_action: dict[int, list[Diagnostic]],
+                table: ActionTable, canonical: list[str],
+                analysed: list[tuple[m.Game, int, m.ActionType, int]]) -> int:
+    """The ``actions`` cells of one game (appended to ``table``), the lines
+    of :func:`canonical_text` of its actions (to ``canonical``) and its
+    analysed actions (to ``analysed``); its rolls. ``placed``: the game's
+    records with their state's IDs (:func:`game_state_ids`). The C kernel
+    ``_action_cells.c`` does the same for the usual game."""
+    records = {id(r.action): r for r in result.records}
+    ids_of = {id(r.action): ids for r, ids in placed}
+    base = len(table)   # (the game's first row)
+    cells: list[tuple] = []
+    cell = cells.append
+    line = canonical.append
+    step_texts = _STEP_TEXTS.data.get
+    facts = board_facts
+    rolls = 0
+    for seq, a in enumerate(game.actions, 1):
+        cls = type(a)
+        kind = a.kind if cls is m.Double else _KINDS[cls]
+        rec = records.get(id(a))
+        diags = on_action.get(id(a))
+        die1 = die2 = play = written = points = None
+        if kind == "roll":
+            rolls += 1
+            d1, d2 = a.dice
+            die1, die2 = (d1, d2) if d1 >= d2 else (d2, d1)
+            if cls is m.Play:
+                written = a.play_text()
+                steps = rec.steps if rec is not None else None
+                if steps is not None:
+                    texts = step_texts(steps) if type(steps) is tuple else None
+                    play, fixed = texts or _step_texts(tuple(steps))
+                    if not steps:
+                        fixed = written
+                else:
+                    fixed = written
+                line(f"{a.player} roll {die1}{die2} {fixed}")
+            else:
+                written = a.written
+                if cls is m.Dance:
+                    if rec is not None and rec.position is not None:
+                        play = ""
+                    line(f"{a.player} roll {die1}{die2}")
+                else:
+                    line(f"{a.player} roll {die1}{die2} {written}")
+        else:
+            if cls is m.Win or cls is m.Loss:
+                points = a.points
+            elif cls is m.Double and a.value is not None or cls is m.SetUp:
+                written = a.text()
+            if cls is not m.Loss:   # (a note beside the result: not in the text)
+                line(f"{a.player} " + (
+                    a.kind if cls is m.Double else f"win {a.points}" if cls is m.Win
+                    else "setup " + _set_up_text(a) if cls is m.SetUp else kind))
+        pid = mid_g = xg = pips0 = pips1 = None
+        if rec is not None:
+            cube_value, cube_owner = rec.cube, rec.cube_owner
+            pos = rec.position
+            if pos is not None and rec.turn is not None:
+                turn = rec.turn
+                ids = ids_of.get(id(a))
+                pid, field, mine, theirs = facts(pos.me, pos.opp, turn == 1)
+                if ids is not None and pid is not None:
+                    mid_g, tail = ids[0]
+                    xg = "XGID=" + field + tail
+                else:   # no state, or a position no ID holds (replayed as written)
+                    pid = None
+                pips0, pips1 = (mine, theirs) if turn == 0 else (theirs, mine)
+                checked = True
+            else:
+                checked = cls in (m.Win, m.Loss, m.Resign)
+        else:
+            cube_value = cube_owner = None
+            checked = False
+        if diags and any(d.severity == "error" for d in diags):
+            legal = False
+        else:
+            legal = True if checked else None
+        cell((seq, a.move_number, a.player, kind, die1, die2, play, written, points,
+              cube_value, cube_owner, pid, mid_g, xg, pips0, pips1, legal,
+              _codes(diags) if diags else None))
+        if getattr(a, "analysis", None) is not None:
+            table.analysis[base + len(cells) - 1] = _analysis(a)
+            analysed.append((game, seq, a, base + len(cells) - 1))
+    table.add_cells(cells)
+    return rolls
 
 
 def _finite(x: float | None) -> float | None:
