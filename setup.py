@@ -21,6 +21,9 @@ KERNELS = [
     # the actions table's rows of a game (tables/rows.py, _game_cells)
     Extension("gamao_cli.tables._action_cells", ["gamao_cli/tables/_action_cells.c"],
               optional=True),
+    # the rows of a replay page's positions (render/html.py, _Page._position_rows)
+    Extension("gamao_cli.render._page_positions", ["gamao_cli/render/_page_positions.c"],
+              optional=True),
 ]
 
 setup(ext_modules=KERNELS)

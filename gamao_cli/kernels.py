@@ -37,4 +37,5 @@ def available() -> dict[str, bool]:
 
 
 KERNEL_NAMES = ("gamao_cli.formats.mat._cell_scan", "gamao_cli.replay._play_run",
-                "gamao_cli.ids._ids", "gamao_cli.tables._action_cells")
+                "gamao_cli.ids._ids", "gamao_cli.tables._action_cells",
+                "gamao_cli.render._page_positions")

@@ -49,6 +49,8 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from .. import model as m
 from ..i18n import _, get_language, ngettext, pgettext
 from ..messages import severity_word
+from .. import kernels
+from ..ids.board import _KERNEL as _IDS_KERNEL
 from ..ids.board import board_facts
 from ..ids.gnubg import MatchState
 from ..replay.snapshots import Snapshot, game_state_ids
@@ -102,6 +104,24 @@ def _page_steps(steps: tuple) -> list[int]:
                 flat += [src, dst, 1 if hit else 0]
         _STEPS.put(steps, flat)
     return flat
+
+
+def _bound_positions_kernel():
+    """The C loop of :meth:`_Page._position_rows` (``_page_positions.c``),
+    bound to the model's Play, or None: not built, ``GAMAO_PURE_PYTHON``
+    set, or no board kernel for the boards' IDs (then the Python loop does
+    it all)."""
+    kernel = kernels.kernel("gamao_cli.render._page_positions")
+    if kernel is None or _IDS_KERNEL is None:
+        return None
+    return kernel
+
+
+# (the tests set it to None to compare the kernel with the Python loop)
+_POSITIONS = _bound_positions_kernel()
+#: the board kernel's board_ids: None for a board the Python code must
+#: look at (the kernel then leaves that position to the Python loop)
+_BOARD_IDS = _IDS_KERNEL.board_ids if _IDS_KERNEL is not None else None
 
 
 def _add_diag(row: list[Any], index: int) -> None:
@@ -453,57 +473,20 @@ class _Page:
             first_of.setdefault((number, a.move_number), i)
             key = (number, a.move_number, a.player)
             count_of[key] = count_of.get(key, 0) + 1
-        snap_of_action: dict[int, int] = {}
-        games = self.games
-        rows = self.snaps
-        for i, (gidx, number, r, state_ids, fields, prev) in enumerate(snaps, base):
-            a = r.action
-            if games[gidx]["first"] < 0:
-                games[gidx]["first"] = i
-            move = a.move_number
-            if move is None:
-                frag = f"g{number}end" if first_of[(number, None)] == i - base else f"s{i}"
-            elif first_of[(number, move)] == i - base:
-                frag = f"g{number}m{move}"
-            elif count_of[(number, move, a.player)] == 1:
-                frag = f"g{number}m{move}" + ("l" if a.player == 0 else "r")
-            else:
-                frag = f"s{i}"
-            if frag[0] != "s":
-                frag = prefix + frag
-            # (MatchState's fields: cube, owner, on roll, Crawford, game state,
-            # turn, offered, resignation, dice, length, score, Jacoby)
-            cube, owner, on_roll, _c, _g, _t, offered, _r, dice = fields[:9]
-            steps: list[int] = _NO_STEPS
-            last_player = -1
-            if prev is not None and prev.steps and isinstance(prev.action, m.Play):
-                last_player = prev.action.player
-                steps = _page_steps(prev.steps)
-            pos = r.position
-            me, opp = pos.me, pos.opp
-            sides = me + opp if on_roll == 0 else opp + me
-            try:   # each count a byte, each byte its character, at C speed
-                counts = bytes(sides).translate(_COUNT_BYTES).decode("ascii")
-            except ValueError:   # a count that is no byte (never in a game)
-                counts = "".join(_DIGITS[min(c, 35)] for c in sides)
-            pid, field = board_facts(me, opp, on_roll == 1)[:2]
-            if pid is not None:
-                ids = (pid, state_ids[0], field + state_ids[1])
-            else:
-                # the plays, replayed as written, leave checkers of both
-                # players on one point (after an illegal play): no ID holds
-                # that position, so it has none (its diagnostic says why)
-                ids = ("", "", "")
-            rows.append([gidx, counts, *ids, on_roll, _DICE_TEXT[dice], cube,
-                         -1 if owner is None else owner, 1 if offered else 0, last_player,
-                         steps, frag, a.line, a.column, _NO_DIAGS, a.player, move,
-                         self.analysis_entry(a, costs) if costs else -1])
-            snap_of_action[id(a)] = i
-            if i == 0:
-                first = Snapshot(number, a, pos, MatchState.of(*fields))
-                self.first.append((first, {"last_play": prev.steps if last_player >= 0 else None,
-                                       "last_player": last_player if last_player >= 0 else None,
+        if base == 0 and snaps:   # the page's first board, drawn in the page (see _board_svg)
+            _gidx, number, r, _ids, fields, prev = snaps[0]
+            played = prev is not None and prev.steps and isinstance(prev.action, m.Play)
+            first = Snapshot(number, r.action, r.position, MatchState.of(*fields))
+            self.first.append((first, {"last_play": prev.steps if played else None,
+                                       "last_player": prev.action.player if played else None,
                                        "names": names}))
+        snap_of_action: dict[int, int] = {}
+        done = 0
+        if _POSITIONS is not None and not costs:   # the loop of _position_rows in C
+            done = _POSITIONS.position_rows(snaps, base, prefix, first_of, count_of, self.games,
+                                            self.snaps, snap_of_action, _BOARD_IDS, _STEPS.data,
+                                            _page_steps, _DICE_TEXT, _NO_DIAGS, _NO_STEPS, m.Play)
+        self._position_rows(snaps, done, base, prefix, first_of, count_of, costs, snap_of_action)
         # diagnostics: at their action's position (a game's or the match's at its first)
         diags_of_action: dict[int, list[Any]] = {}
         game_diags: dict[int, list[Any]] = {}
@@ -548,6 +531,63 @@ class _Page:
             at = section.index("\n", section.index('<p class="final">'))
             section = section[:at] + "\n" + _figures_table(figures, names) + section[at:]
         self.sections.append(section)
+
+    def _position_rows(self, snaps: list[tuple], done: int, base: int, prefix: str,
+                       first_of: Mapping[tuple, int], count_of: Mapping[tuple, int],
+                       costs: Mapping[int, list], snap_of_action: dict[int, int]) -> None:
+        """The page data's row (:data:`FIELDS`) of each position of ``snaps``
+        from the ``done``-th on (the positions of a match: ``(game index,
+        game number, record, state IDs, state fields, the roll before)``;
+        ``base``: the page's index of the first), each action's position in
+        ``snap_of_action``, each game's first position. The C kernel
+        ``_page_positions.c`` does the same for the usual positions of a
+        match without analysis, and leaves the rest to this loop."""
+        games = self.games
+        rows = self.snaps
+        for i, (gidx, number, r, state_ids, fields, prev) in enumerate(snaps[done:],
+                                                                         base + done):
+            a = r.action
+            if games[gidx]["first"] < 0:
+                games[gidx]["first"] = i
+            move = a.move_number
+            if move is None:
+                frag = f"g{number}end" if first_of[(number, None)] == i - base else f"s{i}"
+            elif first_of[(number, move)] == i - base:
+                frag = f"g{number}m{move}"
+            elif count_of[(number, move, a.player)] == 1:
+                frag = f"g{number}m{move}" + ("l" if a.player == 0 else "r")
+            else:
+                frag = f"s{i}"
+            if frag[0] != "s":
+                frag = prefix + frag
+            # (MatchState's fields: cube, owner, on roll, Crawford, game state,
+            # turn, offered, resignation, dice, length, score, Jacoby)
+            cube, owner, on_roll, _c, _g, _t, offered, _r, dice = fields[:9]
+            steps: list[int] = _NO_STEPS
+            last_player = -1
+            if prev is not None and prev.steps and isinstance(prev.action, m.Play):
+                last_player = prev.action.player
+                steps = _page_steps(prev.steps)
+            pos = r.position
+            me, opp = pos.me, pos.opp
+            sides = me + opp if on_roll == 0 else opp + me
+            try:   # each count a byte, each byte its character, at C speed
+                counts = bytes(sides).translate(_COUNT_BYTES).decode("ascii")
+            except ValueError:   # a count that is no byte (never in a game)
+                counts = "".join(_DIGITS[min(c, 35)] for c in sides)
+            pid, field = board_facts(me, opp, on_roll == 1)[:2]
+            if pid is not None:
+                ids = (pid, state_ids[0], field + state_ids[1])
+            else:
+                # the plays, replayed as written, leave checkers of both
+                # players on one point (after an illegal play): no ID holds
+                # that position, so it has none (its diagnostic says why)
+                ids = ("", "", "")
+            rows.append([gidx, counts, *ids, on_roll, _DICE_TEXT[dice], cube,
+                         -1 if owner is None else owner, 1 if offered else 0, last_player,
+                         steps, frag, a.line, a.column, _NO_DIAGS, a.player, move,
+                         self.analysis_entry(a, costs) if costs else -1])
+            snap_of_action[id(a)] = i
 
     def analysis_entry(self, a: Any, costs: Mapping[int, list]) -> int:
         """The index in :attr:`analyses` of what the record's analysis says

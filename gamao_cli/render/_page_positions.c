@@ -1,0 +1,372 @@
+/* The rows of a replay page's positions in C: an optional speed-up of the
+ * loop of _Page._position_rows (gamao_cli/render/html.py), which every
+ * position of every page of `convert --to html` goes through.
+ *
+ * The Python code is the reference and the fallback: without this module
+ * (no compiler at `pip install .`, or GAMAO_PURE_PYTHON=1) the rows are
+ * made in Python, and tests/test_page_positions_kernel.py makes the pages
+ * of the corpus both ways and compares them.
+ *
+ * position_rows(snaps, base, prefix, first_of, count_of, games, rows,
+ *               snap_of_action, board_ids, steps_cache, page_steps,
+ *               dice_text, no_diags, no_steps, play) -> done
+ *
+ * does, for snaps[0], snaps[1], ... (each (game index, game number,
+ * record, (Match ID, XGID tail), the state's fields, the roll before it)),
+ * what the Python loop does: the game's first position (games[gidx]
+ * ["first"]), the position's fragment (from first_of and count_of, as
+ * _position_rows makes it), the row of FIELDS appended to `rows` (the
+ * board's 52 counts as characters, its IDs from board_ids(me, opp,
+ * bottom_is_me), the steps of the play before it from `steps_cache` or
+ * page_steps(steps)) and the action's index in `snap_of_action` (by id).
+ * It stops at the first position that is not the usual case and returns
+ * its index: Python then makes that row and the rest. The usual case: the
+ * snap a tuple of six, the game number and move number exact ints (or
+ * None for the move), the player and the player on roll 0 or 1, each side
+ * a tuple of ints 0..255, a board board_ids answers (not None), every key
+ * in its dict. Each row is made whole or not at all.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+static PyObject *s_action, *s_position, *s_move_number, *s_player, *s_line, *s_column,
+    *s_steps, *s_me, *s_opp, *s_first, *w_left, *w_right, *minus_one, *zero, *one;
+
+static const char DIGITS[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/* 0 or 1 from an exact int that is 0 or 1; -1 for anything else. */
+static int
+bit_of(PyObject *o)
+{
+    if (o == zero)
+        return 0;
+    if (o == one)
+        return 1;
+    if (!PyLong_CheckExact(o))
+        return -1;
+    int overflow;
+    long v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return -1;
+    }
+    return v == 0 ? 0 : v == 1 ? 1 : -1;
+}
+
+/* The characters of two sides' counts (each an exact int 0..255, a
+ * character each: its digit, or "z" from 35 on) as a new str; NULL with no
+ * error set for sides Python must look at, NULL with an error on failure. */
+static PyObject *
+counts_text(PyObject *first, PyObject *second)
+{
+    if (!PyTuple_CheckExact(first) || !PyTuple_CheckExact(second))
+        return NULL;
+    Py_ssize_t n1 = PyTuple_GET_SIZE(first), n = n1 + PyTuple_GET_SIZE(second);
+    PyObject *out = PyUnicode_New(n, 127);
+    if (out == NULL)
+        return NULL;
+    Py_UCS1 *text = PyUnicode_1BYTE_DATA(out);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *c = k < n1 ? PyTuple_GET_ITEM(first, k) : PyTuple_GET_ITEM(second, k - n1);
+        int overflow;
+        long v;
+        if (!PyLong_CheckExact(c)) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        v = PyLong_AsLongAndOverflow(c, &overflow);
+        if (overflow || v < 0 || v > 255) {
+            PyErr_Clear();
+            Py_DECREF(out);
+            return NULL;
+        }
+        text[k] = (Py_UCS1)DIGITS[v < 35 ? v : 35];
+    }
+    return out;
+}
+
+/* d[key] as a new reference; NULL with no error set when missing. */
+static PyObject *
+item(PyObject *d, PyObject *key)
+{
+    PyObject *v = PyDict_GetItemWithError(d, key);
+    Py_XINCREF(v);
+    return v;
+}
+
+/* The row of one snap: 1 made (appended), 0 left to Python (nothing done
+ * but the game's first position, which Python sets again the same way),
+ * -1 with an error set. */
+static int
+one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
+{
+    PyObject *prefix = args[2], *first_of = args[3], *count_of = args[4], *games = args[5];
+    PyObject *rows = args[6], *snap_of_action = args[7], *board_ids = args[8];
+    PyObject *steps_cache = args[9], *page_steps = args[10], *dice_text = args[11];
+    PyObject *no_diags = args[12], *no_steps = args[13], *play = args[14];
+    Py_ssize_t base = PyLong_AsSsize_t(args[1]), gi;
+    PyObject *a = NULL, *pos = NULL, *move = NULL, *player = NULL, *key = NULL, *got = NULL;
+    PyObject *frag = NULL, *steps = NULL, *last_player = NULL, *me = NULL, *opp = NULL;
+    PyObject *counts = NULL, *ids = NULL, *xgid = NULL, *dice = NULL, *line = NULL;
+    PyObject *column = NULL, *row = NULL, *id = NULL, *game = NULL, *first = NULL;
+    int result = -1, who, on_roll;
+    if (base == -1 && PyErr_Occurred())
+        return -1;
+    gi = base + i;
+    if (!PyTuple_CheckExact(snap) || PyTuple_GET_SIZE(snap) != 6)
+        return 0;
+    PyObject *gidx = PyTuple_GET_ITEM(snap, 0), *number = PyTuple_GET_ITEM(snap, 1);
+    PyObject *r = PyTuple_GET_ITEM(snap, 2), *state = PyTuple_GET_ITEM(snap, 3);
+    PyObject *fields = PyTuple_GET_ITEM(snap, 4), *prev = PyTuple_GET_ITEM(snap, 5);
+    if (!PyLong_CheckExact(number) || !PyTuple_CheckExact(state) || PyTuple_GET_SIZE(state) != 2
+            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(state, 1))
+            || !PyTuple_CheckExact(fields) || PyTuple_GET_SIZE(fields) < 9)
+        return 0;
+    on_roll = bit_of(PyTuple_GET_ITEM(fields, 2));
+    if (on_roll < 0)
+        return 0;
+    /* the game's first position */
+    game = PyObject_GetItem(games, gidx);
+    if (game == NULL)
+        goto out;
+    if (!PyDict_CheckExact(game)) {
+        result = 0;
+        goto out;
+    }
+    first = item(game, s_first);
+    if (first == NULL) {
+        result = PyErr_Occurred() ? -1 : 0;
+        goto out;
+    }
+    int earlier = PyObject_RichCompareBool(first, zero, Py_LT);
+    if (earlier < 0)
+        goto out;
+    if (earlier) {
+        PyObject *at = PyLong_FromSsize_t(gi);
+        int set = at == NULL ? -1 : PyDict_SetItem(game, s_first, at);
+        Py_XDECREF(at);
+        if (set < 0)
+            goto out;
+    }
+    if ((a = PyObject_GetAttr(r, s_action)) == NULL || (pos = PyObject_GetAttr(r, s_position)) == NULL
+            || (move = PyObject_GetAttr(a, s_move_number)) == NULL
+            || (player = PyObject_GetAttr(a, s_player)) == NULL)
+        goto out;
+    who = bit_of(player);
+    if (who < 0 || (move != Py_None && !PyLong_CheckExact(move))) {
+        result = 0;
+        goto out;
+    }
+    /* the fragment: the shortest that leads back to the position */
+    key = move == Py_None ? PyTuple_Pack(2, number, Py_None) : PyTuple_Pack(2, number, move);
+    if (key == NULL)
+        goto out;
+    got = item(first_of, key);
+    if (got == NULL) {
+        result = PyErr_Occurred() ? -1 : 0;
+        goto out;
+    }
+    Py_ssize_t first_here = PyLong_AsSsize_t(got);
+    if (first_here == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        result = 0;
+        goto out;
+    }
+    if (move == Py_None)
+        frag = first_here == i ? PyUnicode_FromFormat("%Ug%Send", prefix, number)
+                               : PyUnicode_FromFormat("s%zd", gi);
+    else if (first_here == i)
+        frag = PyUnicode_FromFormat("%Ug%Sm%S", prefix, number, move);
+    else {
+        Py_SETREF(key, PyTuple_Pack(3, number, move, player));
+        if (key == NULL)
+            goto out;
+        Py_SETREF(got, item(count_of, key));
+        if (got == NULL) {
+            result = PyErr_Occurred() ? -1 : 0;
+            goto out;
+        }
+        int once = PyObject_RichCompareBool(got, one, Py_EQ);
+        if (once < 0)
+            goto out;
+        frag = once ? PyUnicode_FromFormat("%Ug%Sm%S%U", prefix, number, move,
+                                           who == 0 ? w_left : w_right)
+                    : PyUnicode_FromFormat("s%zd", gi);
+    }
+    if (frag == NULL)
+        goto out;
+    /* the play that led to the position */
+    steps = Py_NewRef(no_steps);
+    last_player = Py_NewRef(minus_one);
+    if (prev != Py_None) {
+        PyObject *prev_steps = PyObject_GetAttr(prev, s_steps), *prev_action;
+        if (prev_steps == NULL)
+            goto out;
+        int some = PyObject_IsTrue(prev_steps), is_play = 0;
+        prev_action = some > 0 ? PyObject_GetAttr(prev, s_action) : NULL;
+        if (some > 0 && prev_action != NULL)
+            is_play = PyObject_IsInstance(prev_action, play);
+        if (some < 0 || (some > 0 && prev_action == NULL) || is_play < 0) {
+            Py_DECREF(prev_steps);
+            Py_XDECREF(prev_action);
+            goto out;
+        }
+        if (is_play) {
+            Py_SETREF(last_player, PyObject_GetAttr(prev_action, s_player));
+            PyObject *flat = PyDict_GetItemWithError(steps_cache, prev_steps);
+            if (flat != NULL)
+                Py_INCREF(flat);
+            else if (!PyErr_Occurred())
+                flat = PyObject_CallOneArg(page_steps, prev_steps);
+            Py_SETREF(steps, flat);
+        }
+        Py_DECREF(prev_steps);
+        Py_XDECREF(prev_action);
+        if (last_player == NULL || steps == NULL)
+            goto out;
+    }
+    /* the board: its counts, its IDs */
+    if ((me = PyObject_GetAttr(pos, s_me)) == NULL || (opp = PyObject_GetAttr(pos, s_opp)) == NULL)
+        goto out;
+    counts = on_roll == 0 ? counts_text(me, opp) : counts_text(opp, me);
+    if (counts == NULL) {
+        result = PyErr_Occurred() ? -1 : 0;
+        goto out;
+    }
+    {
+        PyObject *bargs[3] = {me, opp, on_roll == 1 ? Py_True : Py_False};
+        ids = PyObject_Vectorcall(board_ids, bargs, 3, NULL);
+    }
+    if (ids == NULL)
+        goto out;
+    if (!PyTuple_CheckExact(ids) || PyTuple_GET_SIZE(ids) != 2
+            || !PyUnicode_CheckExact(PyTuple_GET_ITEM(ids, 1))) {
+        result = 0;   /* None: a board the Python code must look at */
+        goto out;
+    }
+    xgid = PyUnicode_Concat(PyTuple_GET_ITEM(ids, 1), PyTuple_GET_ITEM(state, 1));
+    if (xgid == NULL)
+        goto out;
+    dice = item(dice_text, PyTuple_GET_ITEM(fields, 8));
+    if (dice == NULL) {
+        result = PyErr_Occurred() ? -1 : 0;
+        goto out;
+    }
+    if ((line = PyObject_GetAttr(a, s_line)) == NULL
+            || (column = PyObject_GetAttr(a, s_column)) == NULL)
+        goto out;
+    PyObject *owner = PyTuple_GET_ITEM(fields, 1);
+    int offered = PyObject_IsTrue(PyTuple_GET_ITEM(fields, 6));
+    if (offered < 0)
+        goto out;
+    row = PyList_New(19);
+    if (row == NULL)
+        goto out;
+    PyObject *values[19] = {
+        gidx, counts, PyTuple_GET_ITEM(ids, 0), PyTuple_GET_ITEM(state, 0), xgid,
+        PyTuple_GET_ITEM(fields, 2), dice, PyTuple_GET_ITEM(fields, 0),
+        owner == Py_None ? minus_one : owner, offered ? one : zero, last_player, steps, frag,
+        line, column, no_diags, player, move, minus_one};
+    for (int c = 0; c < 19; c++)
+        PyList_SET_ITEM(row, c, Py_NewRef(values[c]));
+    id = PyLong_FromVoidPtr(a);
+    PyObject *at = id == NULL ? NULL : PyLong_FromSsize_t(gi);
+    if (at == NULL)
+        goto out;
+    /* the row whole, or nothing: the append last, once the index is in */
+    if (PyDict_SetItem(snap_of_action, id, at) < 0) {
+        Py_DECREF(at);
+        goto out;
+    }
+    Py_DECREF(at);
+    if (PyList_Append(rows, row) < 0) {
+        PyDict_DelItem(snap_of_action, id);
+        goto out;
+    }
+    result = 1;
+out:
+    Py_XDECREF(game);
+    Py_XDECREF(first);
+    Py_XDECREF(a);
+    Py_XDECREF(pos);
+    Py_XDECREF(move);
+    Py_XDECREF(player);
+    Py_XDECREF(key);
+    Py_XDECREF(got);
+    Py_XDECREF(frag);
+    Py_XDECREF(steps);
+    Py_XDECREF(last_player);
+    Py_XDECREF(me);
+    Py_XDECREF(opp);
+    Py_XDECREF(counts);
+    Py_XDECREF(ids);
+    Py_XDECREF(xgid);
+    Py_XDECREF(dice);
+    Py_XDECREF(line);
+    Py_XDECREF(column);
+    Py_XDECREF(row);
+    Py_XDECREF(id);
+    return result;
+}
+
+static PyObject *
+position_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 15) {
+        PyErr_SetString(PyExc_TypeError, "position_rows(snaps, base, prefix, first_of, count_of, "
+                        "games, rows, snap_of_action, board_ids, steps_cache, page_steps, "
+                        "dice_text, no_diags, no_steps, play)");
+        return NULL;
+    }
+    PyObject *snaps = args[0];
+    if (!PyList_CheckExact(snaps) || !PyLong_CheckExact(args[1]) || !PyUnicode_CheckExact(args[2])
+            || !PyDict_CheckExact(args[3]) || !PyDict_CheckExact(args[4])
+            || !PyList_CheckExact(args[5]) || !PyList_CheckExact(args[6])
+            || !PyDict_CheckExact(args[7]) || !PyDict_CheckExact(args[9])
+            || !PyDict_CheckExact(args[11]) || !PyType_Check(args[14]))
+        return PyLong_FromLong(0);   /* all of it for Python */
+    Py_ssize_t i = 0;
+    for (; i < PyList_GET_SIZE(snaps); i++) {
+        PyObject *snap = PyList_GET_ITEM(snaps, i);
+        Py_INCREF(snap);
+        int made = one_row(args, snap, i);
+        Py_DECREF(snap);
+        if (made < 0)
+            return NULL;
+        if (made == 0)
+            break;
+    }
+    return PyLong_FromSsize_t(i);
+}
+
+static PyMethodDef methods[] = {
+    {"position_rows", (PyCFunction)(void (*)(void))position_rows, METH_FASTCALL,
+     "position_rows(snaps, base, prefix, first_of, count_of, games, rows, snap_of_action, "
+     "board_ids, steps_cache, page_steps, dice_text, no_diags, no_steps, play) -> the index of "
+     "the first position left to Python."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "_page_positions",
+    "The rows of a replay page's positions in C (optional; html.py's loop is the reference).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__page_positions(void)
+{
+    struct { PyObject **slot; const char *text; } names[] = {
+        {&s_action, "action"}, {&s_position, "position"}, {&s_move_number, "move_number"},
+        {&s_player, "player"}, {&s_line, "line"}, {&s_column, "column"}, {&s_steps, "steps"},
+        {&s_me, "me"}, {&s_opp, "opp"}, {&s_first, "first"}, {&w_left, "l"}, {&w_right, "r"},
+    };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if ((*names[k].slot = PyUnicode_InternFromString(names[k].text)) == NULL)
+            return NULL;
+    if ((minus_one = PyLong_FromLong(-1)) == NULL || (zero = PyLong_FromLong(0)) == NULL
+            || (one = PyLong_FromLong(1)) == NULL)
+        return NULL;
+    return PyModule_Create(&module_def);
+}

@@ -1,0 +1,132 @@
+"""The C loop of a replay page's position rows
+(gamao_cli/render/_page_positions.c) against the Python loop it speeds up
+(``_Page._position_rows``), the reference:
+
+* the page of every file of the shared corpora, made with the kernel and
+  without it: the same text, byte for byte (its data, fragments, links);
+* a position the kernel cannot read (a board no ID holds, a player that is
+  no 0 or 1, a side that is no tuple) stops it there, that row not made,
+  and the Python loop makes the rest the same way.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS, ROOT
+from gamao_cli import kernels
+from gamao_cli.formats.mat.reader import read_matches
+from gamao_cli.render import html
+
+KERNEL = kernels.kernel("gamao_cli.render._page_positions")
+pytestmark = pytest.mark.skipif(
+    KERNEL is None or html._POSITIONS is None,
+    reason="the C kernel gamao_cli.render._page_positions is not built (or GAMAO_PURE_PYTHON "
+           "is set): nothing to compare the Python page with")
+
+CORPUS2 = Path(os.environ.get("GAMAO_CORPUS2", ROOT.parent / "shared" / "corpus2"))
+
+
+def _page(path: Path) -> str:
+    from gamao_cli.formats import read_path
+    try:
+        matches = read_path(str(path))
+    except Exception as e:   # a file the corpus holds because it is unreadable
+        return type(e).__name__
+    return "".join(html.replay_page_parts(matches, path=path.name))
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
+def test_every_page_of_the_corpus_is_the_same_with_and_without_the_kernel(monkeypatch):
+    files = sorted(p for d in (CORPUS, CORPUS2) if d.is_dir()
+                   for p in d.rglob("*") if p.is_file() and p.name != "PROVENANCE.tsv")
+    assert len(files) > 1700
+    done, kernel = [], html._POSITIONS
+
+    class Counting:
+        @staticmethod
+        def position_rows(snaps, *rest):
+            got = kernel.position_rows(snaps, *rest)
+            done.append((got, len(snaps)))
+            return got
+    monkeypatch.setattr(html, "_POSITIONS", Counting)
+    with_kernel = {p: _page(p) for p in files}
+    # the kernel made the rows (of every page without analysis: the corpus
+    # has no board it declines; the unit test below stops it)
+    assert sum(k for k, _n in done) > 200_000
+    monkeypatch.setattr(html, "_POSITIONS", None)
+    differ = [p for p in files if _page(p) != with_kernel[p]]
+    assert not differ, differ[:10]
+
+
+_TEXT = (" 3 point match\n\n Game 1\n A : 0   B : 0\n"
+         "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+         "  2) 64: 24/18 13/9              66: 24/18(2) 13/7(2)\n")
+
+
+def _args(snaps, page):
+    return [snaps, 0, "", {}, {}, page.games, page.snaps, {}, html._BOARD_IDS, {},
+            html._page_steps, html._DICE_TEXT, html._NO_DIAGS, html._NO_STEPS,
+            html.m.Play]
+
+
+def _snaps_of(text: str = _TEXT):
+    """A page's positions as add_match hands them to the loop, and the
+    page (its games), by running add_match with a kernel that only keeps
+    its arguments."""
+    seen = []
+
+    class Keeping:
+        @staticmethod
+        def position_rows(*args):
+            seen.append(args)
+            return len(args[0])   # "all made": nothing for Python either
+    saved = html._POSITIONS
+    html._POSITIONS = Keeping
+    try:
+        page = html._Page(1)
+        page.add_match(0, read_matches(text)[0], None)
+    finally:
+        html._POSITIONS = saved
+    [args] = seen
+    return list(args), page
+
+
+def test_a_position_the_kernel_cannot_read_stops_it_there():
+    args, page = _snaps_of()
+    snaps = args[0]
+    assert len(snaps) == 4 and page.snaps == []
+    # the Python loop's rows of the same positions, made by the page itself
+    reference = html._Page(1)
+    saved = html._POSITIONS
+    html._POSITIONS = None
+    try:
+        reference.add_match(0, read_matches(_TEXT)[0], None)
+    finally:
+        html._POSITIONS = saved
+    args[6] = page.snaps = []
+    for game in page.games:
+        game["first"] = -1
+    assert KERNEL.position_rows(*args) == 4
+    # (the reference's rows have their diagnostics, added after the loop)
+    for row in reference.snaps:
+        row[15] = html._NO_DIAGS
+    assert page.snaps == reference.snaps and args[7] == {
+        id(s[2].action): k for k, s in enumerate(snaps)}
+    # a side that is no tuple at the third position: two rows made, none of it
+    odd = list(snaps)
+    r = odd[2][2]
+    position = type(r.position)(list(r.position.me), r.position.opp)
+    odd[2] = odd[2][:2] + (type(r)(r.action, r.turn, position, r.cube, r.cube_owner, r.steps),) \
+        + odd[2][3:]
+    args[0], args[6], args[7] = odd, [], {}
+    assert KERNEL.position_rows(*args) == 2
+    assert args[6] == reference.snaps[:2] and len(args[7]) == 2
+    # a board the board kernel declines (no ID holds it) at the first
+    args[0], args[6], args[7] = snaps, [], {}
+    args[8] = lambda me, opp, bottom: None
+    assert KERNEL.position_rows(*args) == 0 and args[6] == [] and args[7] == {}
+    with pytest.raises(TypeError):
+        KERNEL.position_rows(snaps)
