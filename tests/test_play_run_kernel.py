@@ -459,10 +459,17 @@ def test_run_records_declines_what_it_cannot_read():
     assert records[0].steps == ((8, 5, False),) and got[2] == start.opp
 
 
-def _states_outcome(path: Path):
+def _states_outcome(path: Path) -> str:
     """The states before every action of each match of a file, as
     ``snapshots.game_states`` and ``game_state_ids`` give them (each
-    record as its action's index in its game)."""
+    record as its action's index in its game), as the SHA-256 of their
+    repr (held whole, the corpus's would stay in the test process's memory,
+    which later tests' children inherit in their peak memory figure)."""
+    import hashlib
+    return hashlib.sha256(repr(_states_of(path)).encode()).hexdigest()
+
+
+def _states_of(path: Path):
     from gamao_cli.formats import read_path
     from gamao_cli.replay import snapshots
     from gamao_cli.replay.replay import validate_match

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -30,12 +31,18 @@ CORPUS2 = Path(os.environ.get("GAMAO_CORPUS2", ROOT.parent / "shared" / "corpus2
 
 
 def _page(path: Path) -> str:
+    """The SHA-256 of a file's page (the corpus's pages held whole would
+    keep 150 MB in the test process, which later tests' children inherit in
+    their peak memory figure)."""
     from gamao_cli.formats import read_path
     try:
         matches = read_path(str(path))
     except Exception as e:   # a file the corpus holds because it is unreadable
         return type(e).__name__
-    return "".join(html.replay_page_parts(matches, path=path.name))
+    digest = hashlib.sha256()
+    for part in html.replay_page_parts(matches, path=path.name):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
