@@ -46,6 +46,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SIDE 26
 #define MAX_CHECKERS 15
@@ -61,6 +62,18 @@ exact_long(PyObject *o, long lo, long hi, long *v)
     int overflow;
     if (o == NULL || !PyLong_CheckExact(o))
         return 0;
+    /* an int of one digit (every count of a board) read directly */
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return *v >= lo && *v <= hi;
+    }
+#else
+    if (Py_SIZE(o) >= -1 && Py_SIZE(o) <= 1) {
+        *v = Py_SIZE(o) ? (long)Py_SIZE(o) * (long)((PyLongObject *)o)->ob_digit[0] : 0;
+        return *v >= lo && *v <= hi;
+    }
+#endif
     *v = PyLong_AsLongAndOverflow(o, &overflow);
     if (overflow || (*v == -1 && PyErr_Occurred())) {
         PyErr_Clear();
@@ -124,6 +137,37 @@ load_board(const char *name, PyObject *const *args, Py_ssize_t nargs, int *me, i
     return 1;
 }
 
+/* `n` ASCII characters as a new str (NULL with an error on a failure). */
+static PyObject *
+ascii(const char *text, Py_ssize_t n)
+{
+    PyObject *out = PyUnicode_New(n, 127);
+    if (out != NULL)
+        memcpy(PyUnicode_1BYTE_DATA(out), text, (size_t)n);
+    return out;
+}
+
+/* A tuple of the `n` new references `items` (taken, also on a failure: a
+ * NULL among them is the failure, its error set). */
+static PyObject *
+tuple_of(PyObject **items, int n)
+{
+    PyObject *out = NULL;
+    for (int k = 0; k < n; k++)
+        if (items[k] == NULL)
+            goto done;
+    out = PyTuple_New(n);
+    if (out != NULL)
+        for (int k = 0; k < n; k++) {
+            PyTuple_SET_ITEM(out, k, items[k]);
+            items[k] = NULL;
+        }
+done:
+    for (int k = 0; k < n; k++)
+        Py_XDECREF(items[k]);
+    return out;
+}
+
 /* The Position ID (14 characters) and the XGID's position field (26) of a
  * board load_board accepted. */
 static void
@@ -165,7 +209,8 @@ board_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (usual <= 0)
         return usual < 0 ? NULL : Py_NewRef(Py_None);
     make_board_ids(me, opp, bottom_is_me, pid, field);
-    return Py_BuildValue("(s#s#)", pid, (Py_ssize_t)14, field, (Py_ssize_t)SIDE);
+    PyObject *out[2] = {ascii(pid, 14), ascii(field, SIDE)};
+    return tuple_of(out, 2);
 }
 
 /* A side's pip count: a checker on point i counts i pips (the bar 25). */
@@ -188,8 +233,9 @@ board_facts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (usual <= 0)
         return usual < 0 ? NULL : Py_NewRef(Py_None);
     make_board_ids(me, opp, bottom_is_me, pid, field);
-    return Py_BuildValue("(s#s#ll)", pid, (Py_ssize_t)14, field, (Py_ssize_t)SIDE,
-                         pips(me), pips(opp));
+    PyObject *out[4] = {ascii(pid, 14), ascii(field, SIDE), PyLong_FromLong(pips(me)),
+                        PyLong_FromLong(pips(opp))};
+    return tuple_of(out, 4);
 }
 
 static PyObject *names[12];

@@ -44,7 +44,8 @@ from gamao_cli.ids.board import board_facts, board_facts_reference
 from gamao_cli.model.notation import BoundedCache, format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
 from gamao_cli.replay.record_rules import Rules
-from gamao_cli.replay.replay import MatchReport, Replays
+from gamao_cli.replay.replay import ActionRecord, MatchReport, Replays
+from gamao_cli.rules import Position
 from gamao_cli.replay.snapshots import game_state_ids
 
 from .schema import ANALYSIS, TABLES
@@ -408,7 +409,8 @@ def _bound_cells_kernel():
     if kernel is None or _IDS_KERNEL is None:
         return None
     try:
-        kernel.bind(m.Play, m.Dance, m.Double, m.Take, m.Drop, m.Win, m.Loss)
+        kernel.bind(m.Play, m.Dance, m.Double, m.Take, m.Drop, m.Win, m.Loss, m.PlayText,
+                    ActionRecord, Position)
     except (TypeError, AttributeError):
         return None
     return kernel
