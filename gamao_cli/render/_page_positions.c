@@ -25,14 +25,44 @@
  * None for the move), the player and the player on roll 0 or 1, each side
  * a tuple of ints 0..255, a board board_ids answers (not None), every key
  * in its dict. Each row is made whole or not at all.
+ *
+ * bind(Action, ActionRecord, Position), called once at import, lets it read
+ * those classes' fields at their slots (by name for any other object).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 
 static PyObject *s_action, *s_position, *s_move_number, *s_player, *s_line, *s_column,
-    *s_steps, *s_me, *s_opp, *s_first, *w_left, *w_right, *minus_one, *zero, *one;
+    *s_steps, *s_me, *s_opp, *s_first, *minus_one, *zero, *one;
 
 static const char DIGITS[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/* bind(Action, ActionRecord, Position): the classes whose slots are read
+ * where they are (member descriptors' offsets), by name for anything else */
+static PyTypeObject *action_type, *record_type, *position_type;
+static Py_ssize_t off_action, off_position, off_steps, off_move_number, off_player, off_line,
+    off_column, off_me, off_opp;
+
+#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+
+/* `o`'s field `name`: read at its slot's offset `off` when `o` is of the
+ * bound `type` (for Action: or of one of its classes) and the slot is set,
+ * else looked up by name. A new reference, or NULL with an error. */
+static PyObject *
+field(PyObject *o, PyTypeObject *type, int subclasses, Py_ssize_t off, PyObject *name)
+{
+    if (type != NULL && (Py_TYPE(o) == type || (subclasses && PyObject_TypeCheck(o, type)))) {
+        PyObject *v = SLOT(o, off);
+        if (v != NULL)
+            return Py_NewRef(v);
+    }
+    return PyObject_GetAttr(o, name);
+}
+
+#define RECORD(o, what) field((o), record_type, 0, off_##what, s_##what)
+#define ACTION(o, what) field((o), action_type, 1, off_##what, s_##what)
+#define POSITION(o, what) field((o), position_type, 0, off_##what, s_##what)
 
 /* 0 or 1 from an exact int that is 0 or 1; -1 for anything else. */
 static int
@@ -53,6 +83,33 @@ bit_of(PyObject *o)
     return v == 0 ? 0 : v == 1 ? 1 : -1;
 }
 
+/* An exact int 0..255 into *v: 1, else 0 (no error left set). An int of
+ * one digit (every count of a board) is read directly. */
+static int
+byte_of(PyObject *o, long *v)
+{
+    int overflow;
+    if (!PyLong_CheckExact(o))
+        return 0;
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return *v >= 0 && *v <= 255;
+    }
+#else
+    if (Py_SIZE(o) >= -1 && Py_SIZE(o) <= 1) {
+        *v = Py_SIZE(o) ? (long)Py_SIZE(o) * (long)((PyLongObject *)o)->ob_digit[0] : 0;
+        return *v >= 0 && *v <= 255;
+    }
+#endif
+    *v = PyLong_AsLongAndOverflow(o, &overflow);
+    if (overflow || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return *v >= 0 && *v <= 255;
+}
+
 /* The characters of two sides' counts (each an exact int 0..255, a
  * character each: its digit, or "z" from 35 on) as a new str; NULL with no
  * error set for sides Python must look at, NULL with an error on failure. */
@@ -68,21 +125,46 @@ counts_text(PyObject *first, PyObject *second)
     Py_UCS1 *text = PyUnicode_1BYTE_DATA(out);
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *c = k < n1 ? PyTuple_GET_ITEM(first, k) : PyTuple_GET_ITEM(second, k - n1);
-        int overflow;
         long v;
-        if (!PyLong_CheckExact(c)) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        v = PyLong_AsLongAndOverflow(c, &overflow);
-        if (overflow || v < 0 || v > 255) {
-            PyErr_Clear();
+        if (!byte_of(c, &v)) {
             Py_DECREF(out);
             return NULL;
         }
         text[k] = (Py_UCS1)DIGITS[v < 35 ? v : 35];
     }
     return out;
+}
+
+/* `prefix` "g" `number` ("m" `move`) `end` as a new str, the numbers
+ * exact ints written as str() writes them (NULL with an error on a
+ * failure). */
+static PyObject *
+fragment(PyObject *prefix, PyObject *number, PyObject *move, const char *end)
+{
+    char text[96];
+    int n;
+    long g = PyLong_AsLong(number), mv = move == NULL ? 0 : PyLong_AsLong(move);
+    if ((g == -1 || mv == -1) && PyErr_Occurred()) {   /* (too big for a long: as Python writes it) */
+        PyErr_Clear();
+        return move == NULL ? PyUnicode_FromFormat("%Ug%S%s", prefix, number, end)
+                            : PyUnicode_FromFormat("%Ug%Sm%S%s", prefix, number, move, end);
+    }
+    n = move == NULL ? snprintf(text, sizeof text, "g%ld%s", g, end)
+                     : snprintf(text, sizeof text, "g%ldm%ld%s", g, mv, end);
+    PyObject *tail = PyUnicode_FromStringAndSize(text, n);
+    if (tail == NULL || PyUnicode_GET_LENGTH(prefix) == 0)
+        return tail;
+    Py_SETREF(tail, PyUnicode_Concat(prefix, tail));
+    return tail;
+}
+
+/* "s" and the page's index of a position, as a new str. */
+static PyObject *
+fragment_s(Py_ssize_t gi)
+{
+    char text[32];
+    int n = snprintf(text, sizeof text, "s%zd", gi);
+    return PyUnicode_FromStringAndSize(text, n);
 }
 
 /* d[key] as a new reference; NULL with no error set when missing. */
@@ -148,9 +230,8 @@ one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
         if (set < 0)
             goto out;
     }
-    if ((a = PyObject_GetAttr(r, s_action)) == NULL || (pos = PyObject_GetAttr(r, s_position)) == NULL
-            || (move = PyObject_GetAttr(a, s_move_number)) == NULL
-            || (player = PyObject_GetAttr(a, s_player)) == NULL)
+    if ((a = RECORD(r, action)) == NULL || (pos = RECORD(r, position)) == NULL
+            || (move = ACTION(a, move_number)) == NULL || (player = ACTION(a, player)) == NULL)
         goto out;
     who = bit_of(player);
     if (who < 0 || (move != Py_None && !PyLong_CheckExact(move))) {
@@ -173,10 +254,9 @@ one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
         goto out;
     }
     if (move == Py_None)
-        frag = first_here == i ? PyUnicode_FromFormat("%Ug%Send", prefix, number)
-                               : PyUnicode_FromFormat("s%zd", gi);
+        frag = first_here == i ? fragment(prefix, number, NULL, "end") : fragment_s(gi);
     else if (first_here == i)
-        frag = PyUnicode_FromFormat("%Ug%Sm%S", prefix, number, move);
+        frag = fragment(prefix, number, move, "");
     else {
         Py_SETREF(key, PyTuple_Pack(3, number, move, player));
         if (key == NULL)
@@ -189,9 +269,7 @@ one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
         int once = PyObject_RichCompareBool(got, one, Py_EQ);
         if (once < 0)
             goto out;
-        frag = once ? PyUnicode_FromFormat("%Ug%Sm%S%U", prefix, number, move,
-                                           who == 0 ? w_left : w_right)
-                    : PyUnicode_FromFormat("s%zd", gi);
+        frag = once ? fragment(prefix, number, move, who == 0 ? "l" : "r") : fragment_s(gi);
     }
     if (frag == NULL)
         goto out;
@@ -199,11 +277,11 @@ one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
     steps = Py_NewRef(no_steps);
     last_player = Py_NewRef(minus_one);
     if (prev != Py_None) {
-        PyObject *prev_steps = PyObject_GetAttr(prev, s_steps), *prev_action;
+        PyObject *prev_steps = RECORD(prev, steps), *prev_action;
         if (prev_steps == NULL)
             goto out;
         int some = PyObject_IsTrue(prev_steps), is_play = 0;
-        prev_action = some > 0 ? PyObject_GetAttr(prev, s_action) : NULL;
+        prev_action = some > 0 ? RECORD(prev, action) : NULL;
         if (some > 0 && prev_action != NULL)
             is_play = PyObject_IsInstance(prev_action, play);
         if (some < 0 || (some > 0 && prev_action == NULL) || is_play < 0) {
@@ -212,7 +290,7 @@ one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
             goto out;
         }
         if (is_play) {
-            Py_SETREF(last_player, PyObject_GetAttr(prev_action, s_player));
+            Py_SETREF(last_player, ACTION(prev_action, player));
             PyObject *flat = PyDict_GetItemWithError(steps_cache, prev_steps);
             if (flat != NULL)
                 Py_INCREF(flat);
@@ -226,7 +304,7 @@ one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
             goto out;
     }
     /* the board: its counts, its IDs */
-    if ((me = PyObject_GetAttr(pos, s_me)) == NULL || (opp = PyObject_GetAttr(pos, s_opp)) == NULL)
+    if ((me = POSITION(pos, me)) == NULL || (opp = POSITION(pos, opp)) == NULL)
         goto out;
     counts = on_roll == 0 ? counts_text(me, opp) : counts_text(opp, me);
     if (counts == NULL) {
@@ -252,8 +330,7 @@ one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
         result = PyErr_Occurred() ? -1 : 0;
         goto out;
     }
-    if ((line = PyObject_GetAttr(a, s_line)) == NULL
-            || (column = PyObject_GetAttr(a, s_column)) == NULL)
+    if ((line = ACTION(a, line)) == NULL || (column = ACTION(a, column)) == NULL)
         goto out;
     PyObject *owner = PyTuple_GET_ITEM(fields, 1);
     int offered = PyObject_IsTrue(PyTuple_GET_ITEM(fields, 6));
@@ -340,7 +417,67 @@ position_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(i);
 }
 
+/* The offset of the plain object slot `name` of `type`: 0, or -1 with an
+ * error (no such slot, or not a plain one). */
+static int
+slot_offset(PyObject *type, const char *name, Py_ssize_t *out)
+{
+    PyObject *d = PyObject_GetAttrString(type, name);
+    if (d == NULL)
+        return -1;
+    int ok = Py_TYPE(d) == &PyMemberDescr_Type;
+    if (ok) {
+        PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
+        ok = md->type == T_OBJECT_EX && md->offset > 0
+            && (size_t)md->offset + sizeof(PyObject *) <= (size_t)((PyTypeObject *)type)->tp_basicsize
+            && PyType_IsSubtype((PyTypeObject *)type, PyDescr_TYPE(d));
+        if (ok)
+            *out = md->offset;
+    }
+    Py_DECREF(d);
+    if (!ok)
+        PyErr_Format(PyExc_TypeError, "%s is not a plain object slot", name);
+    return ok ? 0 : -1;
+}
+
+static PyObject *
+bind(PyObject *module, PyObject *args)
+{
+    PyObject *action, *record, *position;
+    Py_ssize_t a, p, st, mv, pl, ln, col, me, opp;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "O!O!O!:bind", &PyType_Type, &action, &PyType_Type, &record,
+                          &PyType_Type, &position))
+        return NULL;
+    if (slot_offset(record, "action", &a) < 0 || slot_offset(record, "position", &p) < 0
+            || slot_offset(record, "steps", &st) < 0
+            || slot_offset(action, "move_number", &mv) < 0
+            || slot_offset(action, "player", &pl) < 0 || slot_offset(action, "line", &ln) < 0
+            || slot_offset(action, "column", &col) < 0 || slot_offset(position, "me", &me) < 0
+            || slot_offset(position, "opp", &opp) < 0)
+        return NULL;
+    Py_INCREF(action);
+    Py_INCREF(record);
+    Py_INCREF(position);
+    Py_XSETREF(action_type, (PyTypeObject *)action);
+    Py_XSETREF(record_type, (PyTypeObject *)record);
+    Py_XSETREF(position_type, (PyTypeObject *)position);
+    off_action = a;
+    off_position = p;
+    off_steps = st;
+    off_move_number = mv;
+    off_player = pl;
+    off_line = ln;
+    off_column = col;
+    off_me = me;
+    off_opp = opp;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
+    {"bind", bind, METH_VARARGS,
+     "bind(Action, ActionRecord, Position): the classes whose slots position_rows() reads "
+     "where they are."},
     {"position_rows", (PyCFunction)(void (*)(void))position_rows, METH_FASTCALL,
      "position_rows(snaps, base, prefix, first_of, count_of, games, rows, snap_of_action, "
      "board_ids, steps_cache, page_steps, dice_text, no_diags, no_steps, play) -> the index of "
@@ -360,7 +497,7 @@ PyInit__page_positions(void)
     struct { PyObject **slot; const char *text; } names[] = {
         {&s_action, "action"}, {&s_position, "position"}, {&s_move_number, "move_number"},
         {&s_player, "player"}, {&s_line, "line"}, {&s_column, "column"}, {&s_steps, "steps"},
-        {&s_me, "me"}, {&s_opp, "opp"}, {&s_first, "first"}, {&w_left, "l"}, {&w_right, "r"},
+        {&s_me, "me"}, {&s_opp, "opp"}, {&s_first, "first"},
     };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if ((*names[k].slot = PyUnicode_InternFromString(names[k].text)) == NULL)

@@ -114,6 +114,12 @@ def _bound_positions_kernel():
     kernel = kernels.kernel("gamao_cli.render._page_positions")
     if kernel is None or _IDS_KERNEL is None:
         return None
+    from ..replay.replay import ActionRecord
+    from ..rules import Position
+    try:   # (else it reads every field by name)
+        kernel.bind(m.Action, ActionRecord, Position)
+    except (TypeError, AttributeError):
+        pass
     return kernel
 
 
