@@ -28,10 +28,18 @@
  *
  * bind(Action, ActionRecord, Position), called once at import, lets it read
  * those classes' fields at their slots (by name for any other object).
+ *
+ * rows_json(rows) writes the rows (lists of ints, None, booleans, plain
+ * ASCII strs and lists of those) as the page's JSON: the text
+ * _json_for_script(rows) gives (compact separators, nothing that could end
+ * the script element), or None for rows holding anything else (a float, a
+ * str with a character JSON or the script escapes, another type), which
+ * Python then writes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <string.h>
 
 static PyObject *s_action, *s_position, *s_move_number, *s_player, *s_line, *s_column,
     *s_steps, *s_me, *s_opp, *s_first, *minus_one, *zero, *one;
@@ -417,6 +425,135 @@ position_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(i);
 }
 
+/* -- rows_json: the page data's rows as JSON ---------------------------------------------- */
+
+typedef struct {
+    char *text;
+    Py_ssize_t len, cap;
+} Buffer;
+
+static int
+grow(Buffer *b, Py_ssize_t more)
+{
+    if (b->len + more <= b->cap)
+        return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + more) {
+        if (cap > PY_SSIZE_T_MAX / 2) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        cap *= 2;
+    }
+    char *text = PyMem_Realloc(b->text, (size_t)cap);
+    if (text == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->text = text;
+    b->cap = cap;
+    return 0;
+}
+
+static int
+put(Buffer *b, const char *text, Py_ssize_t n)
+{
+    if (grow(b, n) < 0)
+        return -1;
+    memcpy(b->text + b->len, text, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+/* Whether every character of an ASCII str needs no escape in the page's
+ * JSON: no control character, no quote or backslash (JSON's escapes), no
+ * "<", ">" or "&" (_json_for_script's). */
+static int
+plain_text(PyObject *o)
+{
+    if (!PyUnicode_IS_ASCII(o))
+        return 0;
+    const unsigned char *t = PyUnicode_1BYTE_DATA(o);
+    for (Py_ssize_t k = 0, n = PyUnicode_GET_LENGTH(o); k < n; k++) {
+        unsigned char c = t[k];
+        if (c < 0x20 || c == 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&')
+            return 0;
+    }
+    return 1;
+}
+
+/* One value as _json_for_script writes it: 1 written, 0 a value this
+ * writer leaves to Python (a float, a str that needs an escape, another
+ * type, lists nested deeper than `depth`), -1 with an error. */
+static int
+json_value(Buffer *b, PyObject *o, int depth)
+{
+    if (o == Py_None)
+        return put(b, "null", 4) < 0 ? -1 : 1;
+    if (o == Py_True)
+        return put(b, "true", 4) < 0 ? -1 : 1;
+    if (o == Py_False)
+        return put(b, "false", 5) < 0 ? -1 : 1;
+    if (PyLong_CheckExact(o)) {
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        char text[32];
+        int n = snprintf(text, sizeof text, "%lld", v);
+        return put(b, text, n) < 0 ? -1 : 1;
+    }
+    if (PyUnicode_CheckExact(o)) {
+        if (!plain_text(o))
+            return 0;
+        Py_ssize_t n = PyUnicode_GET_LENGTH(o);
+        if (grow(b, n + 2) < 0)
+            return -1;
+        b->text[b->len++] = '"';
+        memcpy(b->text + b->len, PyUnicode_1BYTE_DATA(o), (size_t)n);
+        b->len += n;
+        b->text[b->len++] = '"';
+        return 1;
+    }
+    if ((PyList_CheckExact(o) || PyTuple_CheckExact(o)) && depth > 0) {
+        PyObject *seq = o;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        if (put(b, "[", 1) < 0)
+            return -1;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            if (k && put(b, ",", 1) < 0)
+                return -1;
+            PyObject *item = PySequence_Fast_GET_ITEM(seq, k);
+            Py_INCREF(item);
+            int done = json_value(b, item, depth - 1);
+            Py_DECREF(item);
+            if (done <= 0)
+                return done;
+        }
+        return put(b, "]", 1) < 0 ? -1 : 1;
+    }
+    return 0;
+}
+
+/* rows_json(rows) -> the JSON text _json_for_script(rows) gives, or None
+ * for rows holding a value it leaves to Python. */
+static PyObject *
+rows_json(PyObject *module, PyObject *rows)
+{
+    (void)module;
+    if (!PyList_CheckExact(rows))
+        Py_RETURN_NONE;
+    Buffer b = {NULL, 0, 0};
+    /* (the rows' lists hold lists of ints at most: three levels) */
+    int done = json_value(&b, rows, 3);
+    PyObject *out = done < 0 ? NULL : done == 0 ? Py_NewRef(Py_None)
+        : PyUnicode_FromStringAndSize(b.text ? b.text : "", b.len);
+    PyMem_Free(b.text);
+    return out;
+}
+
 /* The offset of the plain object slot `name` of `type`: 0, or -1 with an
  * error (no such slot, or not a plain one). */
 static int
@@ -475,6 +612,9 @@ bind(PyObject *module, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
+    {"rows_json", rows_json, METH_O,
+     "rows_json(rows) -> the page data's rows as JSON (as _json_for_script writes them), or "
+     "None: left to Python."},
     {"bind", bind, METH_VARARGS,
      "bind(Action, ActionRecord, Position): the classes whose slots position_rows() reads "
      "where they are."},

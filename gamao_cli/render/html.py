@@ -868,7 +868,12 @@ def _page_json(page: _Page, bottom: int, colours: Mapping[str, str] | None) -> l
     for name, value in (("bottom", bottom), ("matches", page.matches), ("games", page.games),
                         ("snaps", page.snaps), ("diags", page.diags),
                         ("analyses", page.analyses)):
-        text = _json_for_script(value)
+        # the positions (most of a page's data) written in C, the same text,
+        # where they hold nothing the kernel leaves to json
+        text = _POSITIONS.rows_json(value) if name == "snaps" and _POSITIONS is not None \
+            else None
+        if text is None:
+            text = _json_for_script(value)
         if not text.isascii():   # (ASCII JSON holds no control character: JSON escapes them)
             text = xml_safe(text)
         pieces += [f',"{name}":', text]

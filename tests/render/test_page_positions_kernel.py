@@ -6,7 +6,9 @@
   without it: the same text, byte for byte (its data, fragments, links);
 * a position the kernel cannot read (a board no ID holds, a player that is
   no 0 or 1, a side that is no tuple) stops it there, that row not made,
-  and the Python loop makes the rest the same way.
+  and the Python loop makes the rest the same way;
+* the positions' JSON written in C (``rows_json``) is ``_json_for_script``'s
+  text for any rows of plain values, and anything else is left to it.
 """
 from __future__ import annotations
 
@@ -53,6 +55,8 @@ def test_every_page_of_the_corpus_is_the_same_with_and_without_the_kernel(monkey
     done, kernel = [], html._POSITIONS
 
     class Counting:
+        rows_json = kernel.rows_json
+
         @staticmethod
         def position_rows(snaps, *rest):
             got = kernel.position_rows(snaps, *rest)
@@ -137,3 +141,47 @@ def test_a_position_the_kernel_cannot_read_stops_it_there():
     assert KERNEL.position_rows(*args) == 0 and args[6] == [] and args[7] == {}
     with pytest.raises(TypeError):
         KERNEL.position_rows(snaps)
+
+
+def test_the_rows_json_is_the_page_datas_json():
+    rows = [[0, "0000005030000500000000002000000050300005000000000020", "4HPwATDgc/ABMA",
+             "MIBlAAAAAAAE", "-b----E-C---eE---c-e----B-:0:0:-1:31:0:0:0:3:10", 0, "31", 1,
+             -1, 0, -1, [], "g1m1", 5, 6, (), 0, 1, -1],
+            [1, "", "", "", "", 1, "", 2, 0, 1, 0, [24, 18, 0, 13, 7, 1], "s12", 0, 0, [3, 4],
+             1, None, 7, True, False, 10 ** 17]]
+    assert KERNEL.rows_json(rows) == html._json_for_script(rows)
+    assert KERNEL.rows_json([]) == "[]"
+
+
+@pytest.mark.parametrize("odd", [
+    0.5,                      # a float: json writes it
+    "a<b", "a&b", 'say "x"', "back\\slash", "tab\there",   # escapes, JSON's or the script's
+    "Jos\u00e9",              # not ASCII
+    10 ** 30,                 # an int no long long holds
+    {"a": 1},                 # another type
+    [[[[1]]]],                # nested deeper than a row's lists
+])
+def test_the_rows_json_leaves_what_it_does_not_write_to_python(odd):
+    assert KERNEL.rows_json([[1, odd]]) is None
+    assert KERNEL.rows_json(("no", "list")) is None
+
+
+from hypothesis import given, strategies as st   # noqa: E402
+
+_PLAIN = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7e,
+                                        blacklist_characters='"\\<>&'), max_size=12)
+_ANY_TEXT = st.text(max_size=6)
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2 ** 63, 2 ** 63 - 1), _PLAIN)
+
+
+@given(st.lists(st.lists(st.one_of(_LEAF, st.lists(st.integers(-5, 30), max_size=6)),
+                         max_size=20), max_size=5))
+def test_plain_rows_are_written_as_json_writes_them(rows):
+    assert KERNEL.rows_json(rows) == html._json_for_script(rows)
+
+
+@given(st.lists(st.lists(st.one_of(_LEAF, _ANY_TEXT, st.floats(allow_nan=False)), max_size=8),
+                max_size=4))
+def test_any_rows_are_written_as_json_writes_them_or_left_to_it(rows):
+    text = KERNEL.rows_json(rows)
+    assert text is None or text == html._json_for_script(rows)
