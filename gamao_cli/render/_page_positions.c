@@ -29,6 +29,12 @@
  * bind(Action, ActionRecord, Position), called once at import, lets it read
  * those classes' fields at their slots (by name for any other object).
  *
+ * moves_rows(actions, snap_of_action, snaps, shown_cache, shown_text, kinds,
+ * kind_of, marks, diags_of_action) makes the lines of a game's table of
+ * moves as _Page.moves_rows does (a row a move number, a result's a line
+ * of its own, each cell its actions' links), for a game whose every action
+ * has a position and no mark nor diagnostic; None for any other game.
+ *
  * rows_json(rows) writes the rows (lists of ints, None, booleans, plain
  * ASCII strs and lists of those) as the page's JSON: the text
  * _json_for_script(rows) gives (compact separators, nothing that could end
@@ -42,7 +48,7 @@
 #include <string.h>
 
 static PyObject *s_action, *s_position, *s_move_number, *s_player, *s_line, *s_column,
-    *s_steps, *s_me, *s_opp, *s_first, *minus_one, *zero, *one;
+    *s_steps, *s_me, *s_opp, *s_first, *s_text, *minus_one, *zero, *one;
 
 static const char DIGITS[] = "0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -425,6 +431,212 @@ position_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(i);
 }
 
+/* -- moves_rows: a game's table of moves ---------------------------------------------------- */
+
+static PyObject *w_tr, *w_tr_result, *w_th_end, *w_td, *w_td_end, *w_tr_end, *w_space, *w_a1,
+    *w_a2, *w_a3, *w_a4, *w_a5, *w_a_end, *w_m, *w_l, *w_nothing;
+
+/* Whether `d` (a dict by id) has `a`: 1, 0, -1 with an error. */
+static int
+has_id(PyObject *d, PyObject *a)
+{
+    if (PyDict_GET_SIZE(d) == 0)
+        return 0;
+    PyObject *key = PyLong_FromVoidPtr(a);
+    if (key == NULL)
+        return -1;
+    int has = PyDict_Contains(d, key);
+    Py_DECREF(key);
+    return has;
+}
+
+/* One action's link in its cell, its parts appended to `cell`: 1, 0 (an
+ * action Python must make: no position, a mark, a diagnostic), -1 with an
+ * error. */
+static int
+action_link(PyObject *cell, PyObject *a, PyObject *const *args)
+{
+    PyObject *snap_of_action = args[1], *snaps = args[2], *shown_cache = args[3];
+    PyObject *shown_text = args[4], *kinds = args[5], *kind_of = args[6];
+    PyObject *key = NULL, *index = NULL, *written = NULL, *text = NULL, *kind = NULL;
+    PyObject *shown_index = NULL;
+    int result = -1, marked = has_id(args[7], a), noted = marked < 0 ? -1 : has_id(args[8], a);
+    if (noted < 0)
+        return -1;
+    if (marked || noted)
+        return 0;
+    key = PyLong_FromVoidPtr(a);
+    if (key == NULL)
+        return -1;
+    index = PyDict_GetItemWithError(snap_of_action, key);
+    Py_DECREF(key);
+    if (index == NULL)
+        return PyErr_Occurred() ? -1 : 0;   /* not replayed: Python says so */
+    Py_INCREF(index);
+    Py_ssize_t i = PyLong_AsSsize_t(index);
+    if (i == -1 && PyErr_Occurred())
+        goto out;
+    if (i < 0 || i >= PyList_GET_SIZE(snaps) || !PyList_CheckExact(PyList_GET_ITEM(snaps, i))
+            || PyList_GET_SIZE(PyList_GET_ITEM(snaps, i)) < 13) {
+        result = 0;
+        goto out;
+    }
+    PyObject *frag = PyList_GET_ITEM(PyList_GET_ITEM(snaps, i), 12);
+    kind = PyDict_GetItemWithError(kinds, (PyObject *)Py_TYPE(a));
+    if (kind != NULL)
+        Py_INCREF(kind);
+    else if (!PyErr_Occurred()) {   /* learnt as action_html learns it */
+        kind = PyObject_CallOneArg(kind_of, a);
+        if (kind != NULL && PyDict_SetItem(kinds, (PyObject *)Py_TYPE(a), kind) < 0)
+            Py_CLEAR(kind);
+    }
+    if (kind == NULL)
+        goto out;
+    written = PyObject_CallMethodNoArgs(a, s_text);
+    if (written == NULL)
+        goto out;
+    text = PyDict_GetItemWithError(shown_cache, written);
+    if (text != NULL)
+        Py_INCREF(text);
+    else if (!PyErr_Occurred())
+        text = PyObject_CallOneArg(shown_text, written);
+    if (text == NULL)
+        goto out;
+    shown_index = PyObject_Str(index);
+    if (shown_index == NULL)
+        goto out;
+    PyObject *parts[11] = {w_a1, kind, w_a2, frag, w_a3, shown_index, w_a4, frag, w_a5, text,
+                           w_a_end};
+    for (int k = 0; k < 11; k++)
+        if (PyList_Append(cell, parts[k]) < 0)
+            goto out;
+    result = 1;
+out:
+    Py_XDECREF(index);
+    Py_XDECREF(kind);
+    Py_XDECREF(written);
+    Py_XDECREF(text);
+    Py_XDECREF(shown_index);
+    return result;
+}
+
+/* moves_rows(actions, snap_of_action, snaps, shown_cache, shown_text,
+ * kinds, kind_of, marks, diags_of_action) -> the lines of the game's table
+ * rows, as _Page.moves_rows makes them, or None for a game with an action
+ * Python must make (no position, a mark, a diagnostic, a move number or
+ * line that is no int). */
+static PyObject *
+moves_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "moves_rows(actions, snap_of_action, snaps, "
+                        "shown_cache, shown_text, kinds, kind_of, marks, diags_of_action)");
+        return NULL;
+    }
+    PyObject *actions = args[0];
+    if (!PyList_CheckExact(actions) || !PyDict_CheckExact(args[1]) || !PyList_CheckExact(args[2])
+            || !PyDict_CheckExact(args[3]) || !PyDict_CheckExact(args[5])
+            || !PyDict_CheckExact(args[7]) || !PyDict_CheckExact(args[8]))
+        Py_RETURN_NONE;
+    PyObject *at = PyDict_New(), *rows = PyList_New(0), *out = NULL, *lines = NULL;
+    if (at == NULL || rows == NULL)
+        goto done;
+    /* the rows: one a move number (a result: one a line), each its two cells' actions */
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(actions); k++) {
+        PyObject *a = PyList_GET_ITEM(actions, k), *move, *player, *key, *row;
+        move = ACTION(a, move_number);
+        player = move == NULL ? NULL : ACTION(a, player);
+        if (player == NULL) {
+            Py_XDECREF(move);
+            goto done;
+        }
+        int right = bit_of(player);
+        Py_DECREF(player);
+        if (right < 0 || (move != Py_None && !PyLong_CheckExact(move))) {
+            Py_DECREF(move);
+            out = Py_NewRef(Py_None);
+            goto done;
+        }
+        if (move == Py_None) {
+            PyObject *line = ACTION(a, line);
+            key = line == NULL ? NULL : PyTuple_Pack(2, w_l, line);
+            Py_XDECREF(line);
+        }
+        else
+            key = PyTuple_Pack(2, w_m, move);
+        if (key == NULL) {
+            Py_DECREF(move);
+            goto done;
+        }
+        row = PyDict_GetItemWithError(at, key);
+        if (row == NULL && !PyErr_Occurred()) {
+            PyObject *left = PyList_New(0), *rightl = PyList_New(0);
+            row = left && rightl ? PyTuple_Pack(3, move, left, rightl) : NULL;
+            Py_XDECREF(left);
+            Py_XDECREF(rightl);
+            if (row != NULL && (PyDict_SetItem(at, key, row) < 0 || PyList_Append(rows, row) < 0))
+                Py_CLEAR(row);
+            Py_XDECREF(row);   /* (the dict holds it) */
+        }
+        Py_DECREF(key);
+        Py_DECREF(move);
+        if (row == NULL || PyList_Append(PyTuple_GET_ITEM(row, 1 + right), a) < 0)
+            goto done;
+    }
+    lines = PyList_New(0);
+    if (lines == NULL)
+        goto done;
+    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(rows); r++) {
+        PyObject *row = PyList_GET_ITEM(rows, r), *number = PyTuple_GET_ITEM(row, 0), *head;
+        PyObject *shown = number == Py_None ? Py_NewRef(w_nothing) : PyObject_Str(number);
+        if (shown == NULL)
+            goto done;
+        head = PyUnicode_Concat(number == Py_None ? w_tr_result : w_tr, shown);
+        Py_DECREF(shown);
+        if (head != NULL)
+            Py_SETREF(head, PyUnicode_Concat(head, w_th_end));
+        if (head == NULL || PyList_Append(lines, head) < 0) {
+            Py_XDECREF(head);
+            goto done;
+        }
+        Py_DECREF(head);
+        for (int side = 1; side <= 2; side++) {
+            PyObject *acts = PyTuple_GET_ITEM(row, side), *cell = PyList_New(0), *text;
+            int made = cell == NULL ? -1 : PyList_Append(cell, w_td);
+            for (Py_ssize_t k = 0; made >= 0 && k < PyList_GET_SIZE(acts); k++) {
+                if (k)
+                    made = PyList_Append(cell, w_space);
+                if (made >= 0)
+                    made = action_link(cell, PyList_GET_ITEM(acts, k), args);
+                if (made == 0) {   /* an action Python must make: the whole game to it */
+                    Py_DECREF(cell);
+                    out = Py_NewRef(Py_None);
+                    goto done;
+                }
+            }
+            if (made >= 0)
+                made = PyList_Append(cell, w_td_end);
+            text = made < 0 ? NULL : PyUnicode_Join(w_nothing, cell);
+            Py_XDECREF(cell);
+            if (text == NULL || PyList_Append(lines, text) < 0) {
+                Py_XDECREF(text);
+                goto done;
+            }
+            Py_DECREF(text);
+        }
+        if (PyList_Append(lines, w_tr_end) < 0)
+            goto done;
+    }
+    out = lines;
+    lines = NULL;
+done:
+    Py_XDECREF(at);
+    Py_XDECREF(rows);
+    Py_XDECREF(lines);
+    return out;
+}
+
 /* -- rows_json: the page data's rows as JSON ---------------------------------------------- */
 
 typedef struct {
@@ -612,6 +824,10 @@ bind(PyObject *module, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
+    {"moves_rows", (PyCFunction)(void (*)(void))moves_rows, METH_FASTCALL,
+     "moves_rows(actions, snap_of_action, snaps, shown_cache, shown_text, kinds, kind_of, "
+     "marks, diags_of_action) -> the lines of a game's table of moves, or None: left to "
+     "Python."},
     {"rows_json", rows_json, METH_O,
      "rows_json(rows) -> the page data's rows as JSON (as _json_for_script writes them), or "
      "None: left to Python."},
@@ -641,6 +857,16 @@ PyInit__page_positions(void)
     };
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if ((*names[k].slot = PyUnicode_InternFromString(names[k].text)) == NULL)
+            return NULL;
+    struct { PyObject **slot; const char *text; } words[] = {
+        {&w_tr, "<tr><th scope=\"row\">"}, {&w_tr_result, "<tr class=\"result-row\"><th scope=\"row\">"},
+        {&w_th_end, "</th>"}, {&w_td, "<td>"}, {&w_td_end, "</td>"}, {&w_tr_end, "</tr>"},
+        {&w_space, " "}, {&w_a1, "<a class=\"act "}, {&w_a2, "\" href=\"#"},
+        {&w_a3, "\" data-s=\""}, {&w_a4, "\" data-frag=\""}, {&w_a5, "\">"}, {&w_a_end, "</a>"},
+        {&w_m, "m"}, {&w_l, "l"}, {&w_nothing, ""}, {&s_text, "text"},
+    };
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if ((*words[k].slot = PyUnicode_InternFromString(words[k].text)) == NULL)
             return NULL;
     if ((minus_one = PyLong_FromLong(-1)) == NULL || (zero = PyLong_FromLong(0)) == NULL
             || (one = PyLong_FromLong(1)) == NULL)

@@ -679,21 +679,14 @@ class _Page:
             out.append('<table class="moves"><thead><tr><th scope="col">#</th>'
                        f'<th scope="col">{_e(names[0])}</th><th scope="col">{_e(names[1])}</th>'
                        "</tr></thead><tbody>")
-            rows: list[tuple[int | None, list, list]] = []
-            at: dict[tuple, int] = {}
-            for a in g.actions:
-                key = ("m", a.move_number) if a.move_number is not None else ("l", a.line)
-                if key not in at:
-                    at[key] = len(rows)
-                    rows.append((a.move_number, [], []))
-                rows[at[key]][1 + (1 if a.player == 1 else 0)].append(a)
-            for number, left, right in rows:
-                cls = ' class="result-row"' if number is None else ""
-                out.append(f"<tr{cls}><th scope=\"row\">{'' if number is None else number}</th>")
-                for cell in (left, right):
-                    out.append("<td>" + " ".join(self.action_html(a, snap_of_action, diags_of_action)
-                                                 for a in cell) + "</td>")
-                out.append("</tr>")
+            made = None
+            if _POSITIONS is not None:   # the table's rows in C, for a game of plain actions
+                made = _POSITIONS.moves_rows(g.actions, snap_of_action, self.snaps,
+                                             _SHOWN_TEXTS.data, _shown_text, _KINDS, _kind,
+                                             self.marks, diags_of_action)
+            if made is None:
+                made = self.moves_rows(g, snap_of_action, diags_of_action)
+            out += made
             out.append("</tbody></table>")
             if res is not None:
                 after = list(res.score_before)
@@ -706,14 +699,36 @@ class _Page:
         out.append("</section>")
         return "\n".join(out)
 
+    def moves_rows(self, g: m.Game, snap_of_action: Mapping[int, int],
+                   diags_of_action: Mapping[int, list]) -> list[str]:
+        """The rows of a game's table of moves (one a move number, the
+        results' a line of their own), as lines of the section. The C kernel
+        ``_page_positions.c`` (``moves_rows``) makes the same lines for a
+        game whose actions all have a position, a known kind, no mark and
+        no diagnostic."""
+        out = []
+        rows: list[tuple[int | None, list, list]] = []
+        at: dict[tuple, int] = {}
+        for a in g.actions:
+            key = ("m", a.move_number) if a.move_number is not None else ("l", a.line)
+            if key not in at:
+                at[key] = len(rows)
+                rows.append((a.move_number, [], []))
+            rows[at[key]][1 + (1 if a.player == 1 else 0)].append(a)
+        for number, left, right in rows:
+            cls = ' class="result-row"' if number is None else ""
+            out.append(f"<tr{cls}><th scope=\"row\">{'' if number is None else number}</th>")
+            for cell in (left, right):
+                out.append("<td>" + " ".join(self.action_html(a, snap_of_action, diags_of_action)
+                                             for a in cell) + "</td>")
+            out.append("</tr>")
+        return out
+
     def action_html(self, a: Any, snap_of_action: Mapping[int, int],
                     diags_of_action: Mapping[int, list]) -> str:
         key = id(a)
         i = snap_of_action.get(key)
-        written = a.text()
-        text = _SHOWN_TEXTS.data.get(written)
-        if text is None:   # the same for every action written alike
-            text = _SHOWN_TEXTS.put(written, f'<span class="t">{_e(written)}</span>')
+        text = _shown_text(a.text())
         kind = _KINDS.get(a.__class__)
         if kind is None:
             kind = _KINDS[a.__class__] = _kind(a)
@@ -743,6 +758,14 @@ class _Page:
 #: an action's text as the moves table shows it, by its text: the same texts
 #: recur across pages
 _SHOWN_TEXTS: BoundedCache[str, str] = BoundedCache(16384)
+
+
+def _shown_text(written: str) -> str:
+    """An action's text (``a.text()``) as the table of moves shows it."""
+    text = _SHOWN_TEXTS.data.get(written)
+    if text is None:   # the same for every action written alike
+        text = _SHOWN_TEXTS.put(written, f'<span class="t">{_e(written)}</span>')
+    return text
 
 
 def _comments(comments: Sequence[str]) -> list[str]:

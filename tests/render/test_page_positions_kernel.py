@@ -8,7 +8,10 @@
   no 0 or 1, a side that is no tuple) stops it there, that row not made,
   and the Python loop makes the rest the same way;
 * the positions' JSON written in C (``rows_json``) is ``_json_for_script``'s
-  text for any rows of plain values, and anything else is left to it.
+  text for any rows of plain values, and anything else is left to it;
+* a game's table of moves made in C (``moves_rows``) is ``moves_rows``'s,
+  and a game with an action it does not make (no position, a mark, a
+  diagnostic) is left to Python whole.
 """
 from __future__ import annotations
 
@@ -56,6 +59,7 @@ def test_every_page_of_the_corpus_is_the_same_with_and_without_the_kernel(monkey
 
     class Counting:
         rows_json = kernel.rows_json
+        moves_rows = kernel.moves_rows
 
         @staticmethod
         def position_rows(snaps, *rest):
@@ -90,6 +94,10 @@ def _snaps_of(text: str = _TEXT):
     seen = []
 
     class Keeping:
+        @staticmethod
+        def moves_rows(*args):
+            return None   # (the table of moves: Python's)
+
         @staticmethod
         def position_rows(*args):
             seen.append(args)
@@ -185,3 +193,42 @@ def test_plain_rows_are_written_as_json_writes_them(rows):
 def test_any_rows_are_written_as_json_writes_them_or_left_to_it(rows):
     text = KERNEL.rows_json(rows)
     assert text is None or text == html._json_for_script(rows)
+
+
+def _moves_args(text: str = _TEXT):
+    page = html._Page(1)
+    match = read_matches(text)[0]
+    seen = []
+    real = html._Page.moves_rows
+
+    def keeping(self, g, snap_of_action, diags_of_action):
+        seen.append((g, snap_of_action, diags_of_action))
+        return real(self, g, snap_of_action, diags_of_action)
+    saved = html._POSITIONS
+    html._POSITIONS = None
+    html._Page.moves_rows = keeping
+    try:
+        page.add_match(0, match, None)
+    finally:
+        html._POSITIONS = saved
+        html._Page.moves_rows = real
+    [(game, snap_of_action, diags_of_action)] = seen
+    return page, game, snap_of_action, diags_of_action
+
+
+def test_the_kernels_table_of_moves_is_pythons():
+    page, game, snap_of_action, diags = _moves_args(_TEXT + "  3)                              Wins 1 point\n")
+    args = [game.actions, snap_of_action, page.snaps, html._SHOWN_TEXTS.data, html._shown_text,
+            html._KINDS, html._kind, {}, {}]
+    made = KERNEL.moves_rows(*args)
+    assert made == page.moves_rows(game, snap_of_action, {})
+    assert made[0] == '<tr><th scope="row">1</th>' and made[-4] == '<tr><th scope="row">3</th>'
+    assert 'data-frag="g1m1r"' in made[2]
+    # an action with a mark, with a diagnostic, or with no position: the game to Python
+    a = game.actions[2]
+    assert KERNEL.moves_rows(*args[:7], {id(a): ("bad", 0.1)}, {}) is None
+    assert KERNEL.moves_rows(*args[:8], {id(a): ["GM201"]}) is None
+    assert KERNEL.moves_rows(game.actions, {k: v for k, v in snap_of_action.items() if k != id(a)},
+                             *args[2:]) is None
+    with pytest.raises(TypeError):
+        KERNEL.moves_rows(game.actions)
