@@ -9,21 +9,24 @@ the two on the whole corpus.
 """
 from setuptools import Extension, setup
 
+#: what the kernels share (included by those that read slots or ints)
+SHARED = ["gamao_cli/kernel_support.h"]
+
 KERNELS = [
     # the cell scanner of the match-file reader (formats/mat/reader.py, _runs)
     Extension("gamao_cli.formats.mat._cell_scan", ["gamao_cli/formats/mat/_cell_scan.c"],
               optional=True),
     # the replay's run of plays (replay/replay.py, _GameReplay.plays)
     Extension("gamao_cli.replay._play_run", ["gamao_cli/replay/_play_run.c"],
-              optional=True),
+              depends=SHARED, optional=True),
     # the board part of every action's IDs (ids/board.py, board_ids)
-    Extension("gamao_cli.ids._ids", ["gamao_cli/ids/_ids.c"], optional=True),
+    Extension("gamao_cli.ids._ids", ["gamao_cli/ids/_ids.c"], depends=SHARED, optional=True),
     # the actions table's rows of a game (tables/rows.py, _game_cells)
     Extension("gamao_cli.tables._action_cells", ["gamao_cli/tables/_action_cells.c"],
-              optional=True),
+              depends=SHARED, optional=True),
     # the rows of a replay page's positions (render/html.py, _Page._position_rows)
     Extension("gamao_cli.render._page_positions", ["gamao_cli/render/_page_positions.c"],
-              optional=True),
+              depends=SHARED, optional=True),
 ]
 
 setup(ext_modules=KERNELS)

@@ -45,6 +45,32 @@ def corpus_files() -> list[Path]:
     return sorted(p for p in CORPUS.rglob("*") if p.is_file() and p.name != "PROVENANCE.tsv")
 
 
+CORPUS2 = Path(os.environ.get("GAMAO_CORPUS2", ROOT.parent / "shared" / "corpus2"))
+
+
+def both_corpora_files() -> list[Path]:
+    """Every file of the corpus and of corpus2 (what the kernels' tests
+    compare their Python twins on)."""
+    return sorted(p for d in (CORPUS, CORPUS2) if d.is_dir()
+                  for p in d.rglob("*") if p.is_file() and p.name != "PROVENANCE.tsv")
+
+
+def outcome_digest(path: Path, of_matches) -> str:
+    """``of_matches(matches)`` of the matches of a file (the name of the
+    error that stops its reading, for a file the corpus holds because it is
+    unreadable), as the SHA-256 of its repr: a comparison over the whole
+    corpus keeps a few kilobytes, not every outcome (held whole, those stay
+    in the test process's memory, which later tests' children inherit in
+    their peak memory figure)."""
+    import hashlib
+    from gamao_cli.formats import read_path
+    try:
+        matches = read_path(str(path))
+    except Exception as e:   # noqa: BLE001 - any error: its name is the outcome
+        return type(e).__name__
+    return hashlib.sha256(repr(of_matches(matches)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def is_match_file(path: Path) -> bool:
     """Whether PROVENANCE.tsv says a corpus file is a match file (bulk: all are)."""
     if path.suffix.lower() == ".sgf":

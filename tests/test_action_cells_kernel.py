@@ -12,13 +12,11 @@ against the Python loop it speeds up (``rows._game_cells``), the reference:
 """
 from __future__ import annotations
 
-import hashlib
-import os
 from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, both_corpora_files, outcome_digest
 from gamao_cli import kernels
 from gamao_cli import model as m
 from gamao_cli.formats.mat.reader import read_matches
@@ -33,34 +31,20 @@ pytestmark = pytest.mark.skipif(
     reason="the C kernel gamao_cli.tables._action_cells is not built (or GAMAO_PURE_PYTHON is "
            "set): nothing to compare the Python rows with")
 
-CORPUS2 = Path(os.environ.get("GAMAO_CORPUS2", ROOT.parent / "shared" / "corpus2"))
-
-
 def _tables(path: Path) -> str:
-    """Every match of a file as the four tables' rows (or the error that
-    stops its reading), as the SHA-256 of their repr: the corpus's rows
-    held whole would keep hundreds of megabytes in the test process, which
-    later tests' children inherit in their peak memory figure."""
-    return hashlib.sha256(repr(_rows_of(path)).encode()).hexdigest()
-
-
-def _rows_of(path: Path):
-    from gamao_cli.formats import read_path
-    try:
-        matches = read_path(str(path))
-    except Exception as e:   # a file the corpus holds because it is unreadable
-        return type(e).__name__
-    out = []
-    for k, match in enumerate(matches):
-        r = rows.match_rows(match, path=str(path), index=k, fmt="any")
-        out.append((r.match, r.games, r.actions, r.decisions))
-    return out
+    """Every match of a file as the four tables' rows (a digest of them)."""
+    def rows_of(matches):
+        out = []
+        for k, match in enumerate(matches):
+            r = rows.match_rows(match, path=str(path), index=k, fmt="any")
+            out.append((r.match, r.games, r.actions, r.decisions))
+        return out
+    return outcome_digest(path, rows_of)
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
 def test_every_match_of_the_corpus_has_the_same_rows_with_and_without_the_kernel(monkeypatch):
-    files = sorted(p for d in (CORPUS, CORPUS2) if d.is_dir()
-                   for p in d.rglob("*") if p.is_file() and p.name != "PROVENANCE.tsv")
+    files = both_corpora_files()
     assert len(files) > 1700
     made, kernel = [], rows._CELLS
 

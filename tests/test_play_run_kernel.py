@@ -17,13 +17,12 @@ code it speeds up, which is the reference: the replay's loop
 """
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, both_corpora_files, outcome_digest
 from gamao_cli import kernels
 from gamao_cli import model as m
 from gamao_cli.replay import replay
@@ -39,14 +38,6 @@ pytestmark = pytest.mark.skipif(
     reason="the C kernel gamao_cli.replay._play_run is not built (or GAMAO_PURE_PYTHON is set):"
            " nothing to compare the Python replay with")
 
-CORPUS2 = Path(os.environ.get("GAMAO_CORPUS2", ROOT.parent / "shared" / "corpus2"))
-
-
-def _all_corpus_files() -> list[Path]:
-    return sorted(p for d in (CORPUS, CORPUS2) if d.is_dir()
-                  for p in d.rglob("*") if p.is_file() and p.name != "PROVENANCE.tsv")
-
-
 def _outcome(path: Path):
     r = check_file(str(path))
     return (r.unreadable, r.internal_error, r.encoding,
@@ -58,7 +49,7 @@ def _outcome(path: Path):
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
 def test_the_whole_corpus_validates_the_same_with_and_without_the_kernel(monkeypatch):
-    files = _all_corpus_files()
+    files = both_corpora_files()
     assert len(files) > 1700   # bulk/ included
     # the kernel does run: it replays most plays of the bulk
     calls, dances = [], []
@@ -114,7 +105,7 @@ def _python_memo(text, d1, d2):
 
 def _memo_texts():
     texts = set()
-    for p in _all_corpus_files()[::3]:
+    for p in both_corpora_files()[::3]:
         try:
             matches = replay_read(p)
         except Exception:
@@ -398,7 +389,7 @@ def _records_outcome(path: Path):
 def test_a_replay_keeping_records_makes_the_same_records_with_and_without_the_kernel(
         monkeypatch):
     assert replay._records_bound
-    files = _all_corpus_files()[::3]
+    files = both_corpora_files()[::3]
     calls = []
     kernel_run = KERNEL.run_records
 
@@ -462,30 +453,21 @@ def test_run_records_declines_what_it_cannot_read():
 def _states_outcome(path: Path) -> str:
     """The states before every action of each match of a file, as
     ``snapshots.game_states`` and ``game_state_ids`` give them (each
-    record as its action's index in its game), as the SHA-256 of their
-    repr (held whole, the corpus's would stay in the test process's memory,
-    which later tests' children inherit in their peak memory figure)."""
-    import hashlib
-    return hashlib.sha256(repr(_states_of(path)).encode()).hexdigest()
-
-
-def _states_of(path: Path):
-    from gamao_cli.formats import read_path
+    record as its action's index in its game): a digest of them."""
     from gamao_cli.replay import snapshots
     from gamao_cli.replay.replay import validate_match
-    try:
-        matches = read_path(str(path))
-    except Exception as e:   # a file the corpus holds because it is unreadable
-        return type(e).__name__
-    out = []
-    for match in matches:
-        r = validate_match(match, keep_records=True)
-        index = {id(a): k for g in match.games for k, a in enumerate(g.actions)}
-        out.append([[(index[id(rec.action)], value) for rec, value in game]
-                    for placed in (snapshots.game_states(match, r),
-                                   snapshots.game_state_ids(match, r))
-                    for game in placed])
-    return out
+
+    def states_of(matches):
+        out = []
+        for match in matches:
+            r = validate_match(match, keep_records=True)
+            index = {id(a): k for g in match.games for k, a in enumerate(g.actions)}
+            out.append([[(index[id(rec.action)], value) for rec, value in game]
+                        for placed in (snapshots.game_states(match, r),
+                                       snapshots.game_state_ids(match, r))
+                        for game in placed])
+        return out
+    return outcome_digest(path, states_of)
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
@@ -496,7 +478,7 @@ def test_the_states_before_the_actions_are_the_same_with_and_without_the_kernel(
     states (MatchState equality: every field) and the same IDs and fields."""
     from gamao_cli.replay import snapshots
     assert snapshots._KERNEL is KERNEL
-    files = _all_corpus_files()
+    files = both_corpora_files()
     games, kernel_placed = [], KERNEL.placed
 
     def counting(records, *rest):

@@ -48,6 +48,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../kernel_support.h"
+
 #define SIDE 26
 #define MAX_CHECKERS 15
 
@@ -59,27 +61,7 @@ static const char B64[] =
 static int
 exact_long(PyObject *o, long lo, long hi, long *v)
 {
-    int overflow;
-    if (o == NULL || !PyLong_CheckExact(o))
-        return 0;
-    /* an int of one digit (every count of a board) read directly */
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
-        *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
-        return *v >= lo && *v <= hi;
-    }
-#else
-    if (Py_SIZE(o) >= -1 && Py_SIZE(o) <= 1) {
-        *v = Py_SIZE(o) ? (long)Py_SIZE(o) * (long)((PyLongObject *)o)->ob_digit[0] : 0;
-        return *v >= lo && *v <= hi;
-    }
-#endif
-    *v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (overflow || (*v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    return *v >= lo && *v <= hi;
+    return kernel_long(o, v) && *v >= lo && *v <= hi;
 }
 
 /* A side tuple into counts: 1, else 0 (not the usual case; no error set). */

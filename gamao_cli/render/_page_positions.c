@@ -47,6 +47,8 @@
 #include <structmember.h>
 #include <string.h>
 
+#include "../kernel_support.h"
+
 static PyObject *s_action, *s_position, *s_move_number, *s_player, *s_line, *s_column,
     *s_steps, *s_me, *s_opp, *s_first, *s_text, *minus_one, *zero, *one;
 
@@ -58,7 +60,6 @@ static PyTypeObject *action_type, *record_type, *position_type;
 static Py_ssize_t off_action, off_position, off_steps, off_move_number, off_player, off_line,
     off_column, off_me, off_opp;
 
-#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
 /* `o`'s field `name`: read at its slot's offset `off` when `o` is of the
  * bound `type` (for Action: or of one of its classes) and the slot is set,
@@ -82,46 +83,15 @@ field(PyObject *o, PyTypeObject *type, int subclasses, Py_ssize_t off, PyObject 
 static int
 bit_of(PyObject *o)
 {
-    if (o == zero)
-        return 0;
-    if (o == one)
-        return 1;
-    if (!PyLong_CheckExact(o))
-        return -1;
-    int overflow;
-    long v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (overflow || (v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return -1;
-    }
-    return v == 0 ? 0 : v == 1 ? 1 : -1;
+    long v;
+    return kernel_long(o, &v) && (v == 0 || v == 1) ? (int)v : -1;
 }
 
-/* An exact int 0..255 into *v: 1, else 0 (no error left set). An int of
- * one digit (every count of a board) is read directly. */
+/* An exact int 0..255 into *v: 1, else 0 (no error left set). */
 static int
 byte_of(PyObject *o, long *v)
 {
-    int overflow;
-    if (!PyLong_CheckExact(o))
-        return 0;
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
-        *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
-        return *v >= 0 && *v <= 255;
-    }
-#else
-    if (Py_SIZE(o) >= -1 && Py_SIZE(o) <= 1) {
-        *v = Py_SIZE(o) ? (long)Py_SIZE(o) * (long)((PyLongObject *)o)->ob_digit[0] : 0;
-        return *v >= 0 && *v <= 255;
-    }
-#endif
-    *v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (overflow || (*v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    return *v >= 0 && *v <= 255;
+    return kernel_long(o, v) && *v >= 0 && *v <= 255;
 }
 
 /* The characters of two sides' counts (each an exact int 0..255, a
@@ -158,7 +128,7 @@ fragment(PyObject *prefix, PyObject *number, PyObject *move, const char *end)
     char text[96];
     int n;
     long g = PyLong_AsLong(number), mv = move == NULL ? 0 : PyLong_AsLong(move);
-    if ((g == -1 || mv == -1) && PyErr_Occurred()) {   /* (too big for a long: as Python writes it) */
+    if ((g == -1 || mv == -1) && PyErr_Occurred()) {   /* too big for a long: as Python writes */
         PyErr_Clear();
         return move == NULL ? PyUnicode_FromFormat("%Ug%S%s", prefix, number, end)
                             : PyUnicode_FromFormat("%Ug%Sm%S%s", prefix, number, move, end);
@@ -766,28 +736,6 @@ rows_json(PyObject *module, PyObject *rows)
     return out;
 }
 
-/* The offset of the plain object slot `name` of `type`: 0, or -1 with an
- * error (no such slot, or not a plain one). */
-static int
-slot_offset(PyObject *type, const char *name, Py_ssize_t *out)
-{
-    PyObject *d = PyObject_GetAttrString(type, name);
-    if (d == NULL)
-        return -1;
-    int ok = Py_TYPE(d) == &PyMemberDescr_Type;
-    if (ok) {
-        PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
-        ok = md->type == T_OBJECT_EX && md->offset > 0
-            && (size_t)md->offset + sizeof(PyObject *) <= (size_t)((PyTypeObject *)type)->tp_basicsize
-            && PyType_IsSubtype((PyTypeObject *)type, PyDescr_TYPE(d));
-        if (ok)
-            *out = md->offset;
-    }
-    Py_DECREF(d);
-    if (!ok)
-        PyErr_Format(PyExc_TypeError, "%s is not a plain object slot", name);
-    return ok ? 0 : -1;
-}
 
 static PyObject *
 bind(PyObject *module, PyObject *args)
@@ -859,7 +807,8 @@ PyInit__page_positions(void)
         if ((*names[k].slot = PyUnicode_InternFromString(names[k].text)) == NULL)
             return NULL;
     struct { PyObject **slot; const char *text; } words[] = {
-        {&w_tr, "<tr><th scope=\"row\">"}, {&w_tr_result, "<tr class=\"result-row\"><th scope=\"row\">"},
+        {&w_tr, "<tr><th scope=\"row\">"},
+        {&w_tr_result, "<tr class=\"result-row\"><th scope=\"row\">"},
         {&w_th_end, "</th>"}, {&w_td, "<td>"}, {&w_td_end, "</td>"}, {&w_tr_end, "</tr>"},
         {&w_space, " "}, {&w_a1, "<a class=\"act "}, {&w_a2, "\" href=\"#"},
         {&w_a3, "\" data-s=\""}, {&w_a4, "\" data-frag=\""}, {&w_a5, "\">"}, {&w_a_end, "</a>"},

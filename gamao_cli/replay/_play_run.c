@@ -93,6 +93,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+
+#include "../kernel_support.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -109,37 +111,7 @@ static Py_ssize_t off_rec[6], off_pos_me, off_pos_opp;
 static Py_ssize_t off_player, off_dice, off_moves, off_written, off_plan;
 static Py_ssize_t off_dance_player, off_dance_dice;
 
-#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
-/* An exact int that fits a long: 1 and *v, else 0 (no error left set).
- * An int of one digit (all the counts, dice and points) is read directly. */
-static int
-small_int(PyObject *o, long *v)
-{
-    int overflow;
-    if (o == NULL || !PyLong_CheckExact(o))
-        return 0;
-#if PY_VERSION_HEX >= 0x030C0000
-    if (PyUnstable_Long_IsCompact((PyLongObject *)o)) {
-        *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
-        return 1;
-    }
-#else
-    {
-        Py_ssize_t size = Py_SIZE(o);
-        if (size >= -1 && size <= 1) {
-            *v = size ? (long)size * (long)((PyLongObject *)o)->ob_digit[0] : 0;
-            return 1;
-        }
-    }
-#endif
-    *v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (overflow || (*v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    return 1;
-}
 
 /* A side list into a C array: 1, else 0 (not a list of 26 exact ints;
  * with `tuples`, a tuple of them is taken too). */
@@ -152,7 +124,7 @@ load_side_of(PyObject *seq, int64_t *side, int tuples)
     PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t k = 0; k < SIDE; k++) {
         long v;
-        if (!small_int(items[k], &v) || v >= COUNT_LIMIT || v <= -COUNT_LIMIT)
+        if (!kernel_long(items[k], &v) || v >= COUNT_LIMIT || v <= -COUNT_LIMIT)
             return 0;
         side[k] = v;
     }
@@ -195,8 +167,8 @@ load_plan(PyObject *plan, int *cur, int *die)
         PyObject *step = PyTuple_GET_ITEM(plan, k);
         long c, d;
         if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 2
-                || !small_int(PyTuple_GET_ITEM(step, 0), &c)
-                || !small_int(PyTuple_GET_ITEM(step, 1), &d)
+                || !kernel_long(PyTuple_GET_ITEM(step, 0), &c)
+                || !kernel_long(PyTuple_GET_ITEM(step, 1), &d)
                 || c < 1 || c > 25 || d < 1 || d > 6)
             return 0;
         cur[k] = (int)c;
@@ -594,7 +566,7 @@ max_dice(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "max_dice(me, opp, d1, d2)");
         return NULL;
     }
-    if (!small_int(args[2], &d1) || !small_int(args[3], &d2) || d1 < 1 || d1 > 6
+    if (!kernel_long(args[2], &d1) || !kernel_long(args[3], &d2) || d1 < 1 || d1 > 6
             || d2 < 1 || d2 > 6 || !load_side_of(args[0], me, 1) || !load_side_of(args[1], opp, 1))
         return PyLong_FromLong(-1);
     if (d1 < d2) {
@@ -791,13 +763,13 @@ run_loop(PyObject *actions, Py_ssize_t *at, PyObject *me_list, PyObject *opp_lis
         if (Py_TYPE(a) != play_type && !(is_dance && keep == NULL))
             break;                          /* (with records: a dance is Python's) */
         long player, d1, d2, memo_roll;
-        if (!small_int(SLOT(a, is_dance ? off_dance_player : off_player), &player)
+        if (!kernel_long(SLOT(a, is_dance ? off_dance_player : off_player), &player)
                 || player != turn)
             break;                          /* out of turn (or no player) */
         PyObject *dice = SLOT(a, is_dance ? off_dance_dice : off_dice);
         if (dice == NULL || !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2
-                || !small_int(PyTuple_GET_ITEM(dice, 0), &d1)
-                || !small_int(PyTuple_GET_ITEM(dice, 1), &d2)
+                || !kernel_long(PyTuple_GET_ITEM(dice, 0), &d1)
+                || !kernel_long(PyTuple_GET_ITEM(dice, 1), &d2)
                 || d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6)
             break;                          /* dice off the die */
         if (is_dance) {
@@ -817,7 +789,7 @@ run_loop(PyObject *actions, Py_ssize_t *at, PyObject *me_list, PyObject *opp_lis
             break;                          /* not its text's play: no memo */
         PyObject *memo = SLOT(written, off_plan);
         if (memo == NULL || !PyTuple_CheckExact(memo) || PyTuple_GET_SIZE(memo) < 3
-                || !small_int(PyTuple_GET_ITEM(memo, 0), &memo_roll)
+                || !kernel_long(PyTuple_GET_ITEM(memo, 0), &memo_roll)
                 || memo_roll != (d1 << 3 | d2)) {
             /* no memo for this roll: made here when the text is plain */
             if (shape_of_fn == NULL || (memo != NULL && memo != Py_None
@@ -900,7 +872,7 @@ run_args(PyObject *const *args, Py_ssize_t *i, long *turn, int *marks)
     if (*marks < 0)
         return -1;
     return PyList_CheckExact(args[0]) && *i >= 0 && *i < PyList_GET_SIZE(args[0])
-        && args[2] != args[3] && small_int(args[4], turn) && (*turn == 0 || *turn == 1);
+        && args[2] != args[3] && kernel_long(args[4], turn) && (*turn == 0 || *turn == 1);
 }
 
 static PyObject *
@@ -1028,29 +1000,6 @@ play_plan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return hits;
 }
 
-/* Where the object slot `name` of `type` is in its instances: 0, else -1
- * with an error (not a plain object slot of this class or a base). */
-static int
-slot_offset(PyObject *type, const char *name, Py_ssize_t *out)
-{
-    PyObject *d = PyObject_GetAttrString(type, name);
-    if (d == NULL)
-        return -1;
-    int ok = Py_TYPE(d) == &PyMemberDescr_Type;
-    if (ok) {
-        PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
-        ok = md->type == T_OBJECT_EX && md->offset > 0
-            && (size_t)md->offset + sizeof(PyObject *) <= (size_t)((PyTypeObject *)type)->tp_basicsize
-            && PyType_IsSubtype((PyTypeObject *)type, PyDescr_TYPE(d));
-        if (ok)
-            *out = md->offset;
-    }
-    Py_DECREF(d);
-    if (!ok)
-        PyErr_Format(PyExc_TypeError, "%s is not a plain object slot", name);
-    return ok ? 0 : -1;
-}
-
 static PyObject *
 bind(PyObject *module, PyObject *args)
 {
@@ -1140,7 +1089,7 @@ static PyObject *
 text_memo(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     long d1, d2;
-    if (nargs != 3 || !small_int(args[1], &d1) || !small_int(args[2], &d2)) {
+    if (nargs != 3 || !kernel_long(args[1], &d1) || !kernel_long(args[2], &d2)) {
         PyErr_SetString(PyExc_TypeError, "text_memo(text, d1, d2): two ints");
         return NULL;
     }
@@ -1192,8 +1141,8 @@ placed_dice(PyObject *a)
     if (dice == NULL)
         return NULL;
     if (PyTuple_CheckExact(dice) && PyTuple_GET_SIZE(dice) == 2
-            && small_int(PyTuple_GET_ITEM(dice, 0), &d1)
-            && small_int(PyTuple_GET_ITEM(dice, 1), &d2)) {
+            && kernel_long(PyTuple_GET_ITEM(dice, 0), &d1)
+            && kernel_long(PyTuple_GET_ITEM(dice, 1), &d2)) {
         if (d1 >= 1 && d1 <= 6 && d2 >= 1 && d2 <= 6)
             out = d1 >= d2 ? dice_pairs[d1][d2] : dice_pairs[d2][d1];
         else
@@ -1285,7 +1234,8 @@ placed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 offer = PyObject_IsInstance(a, double_type);
                 if (offer > 0) {
                     PyObject *kind = PyObject_GetAttr(a, s_kind);
-                    offer = kind == NULL ? -1 : PyObject_RichCompareBool(kind, s_double_word, Py_NE);
+                    offer = kind == NULL ? -1
+                        : PyObject_RichCompareBool(kind, s_double_word, Py_NE);
                     Py_XDECREF(kind);
                 }
             }

@@ -37,6 +37,8 @@
 #include <structmember.h>
 #include <string.h>
 
+#include "../kernel_support.h"
+
 enum { PLAY, DANCE, DOUBLE, TAKE, DROP, WIN, LOSS, CLASSES };
 /* the values an action has in the actions table's columns (rows.py, ACTION_CELLS) */
 #define CELLS 18
@@ -48,7 +50,6 @@ static Py_ssize_t off_player, off_move_number, off_analysis, off_play_dice, off_
     off_written, off_dance_dice, off_dance_written, off_kind, off_value, off_win_points,
     off_loss_points, off_rec[6], off_me, off_opp, off_display;
 
-#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 enum { R_ACTION, R_TURN, R_POSITION, R_CUBE, R_OWNER, R_STEPS };
 static PyObject *s_play_text, *s_text, *w_roll, *w_take, *w_drop, *w_win, *w_loss, *w_xgid,
     *w_empty, *one, *zero;
@@ -62,20 +63,6 @@ class_of(PyObject *a)
     return -1;
 }
 
-/* An exact int that fits a long: 1 and *v, else 0 (no error left set). */
-static int
-exact_long(PyObject *o, long *v)
-{
-    int overflow;
-    if (o == NULL || !PyLong_CheckExact(o))
-        return 0;
-    *v = PyLong_AsLongAndOverflow(o, &overflow);
-    if (overflow || (*v == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    return 1;
-}
 
 /* The slots of `a` its class's rows read are set (and its dice, for a
  * roll, are two ints): 1, else 0. */
@@ -85,7 +72,7 @@ action_readable(PyObject *a, int cls)
     long x;
     PyObject *analysis = SLOT(a, off_analysis), *dice = NULL;
     if (SLOT(a, off_player) == NULL || SLOT(a, off_move_number) == NULL
-            || !exact_long(SLOT(a, off_player), &x)
+            || !kernel_long(SLOT(a, off_player), &x)
             || (analysis != NULL && analysis != Py_None))   /* (unset: getattr's None) */
         return 0;
     switch (cls) {
@@ -109,7 +96,7 @@ action_readable(PyObject *a, int cls)
         return 1;
     }
     return dice != NULL && PyTuple_CheckExact(dice) && PyTuple_GET_SIZE(dice) == 2
-        && exact_long(PyTuple_GET_ITEM(dice, 0), &x) && exact_long(PyTuple_GET_ITEM(dice, 1), &x);
+        && kernel_long(PyTuple_GET_ITEM(dice, 0), &x) && kernel_long(PyTuple_GET_ITEM(dice, 1), &x);
 }
 
 /* A record whose slots are all set, its position None or a Position with
@@ -282,7 +269,7 @@ action_cells(Cells *c, PyObject **line, PyObject *a, int cls, Py_ssize_t seq, Py
     char head[96];
     int n, checked = 0;
     long who, d1 = 0, d2 = 0;
-    if (!action_readable(a, cls) || !exact_long(SLOT(a, off_player), &who)) {
+    if (!action_readable(a, cls) || !kernel_long(SLOT(a, off_player), &who)) {
         PyErr_SetString(PyExc_RuntimeError, "an action changed while its rows were made");
         return -1;
     }
@@ -295,8 +282,8 @@ action_cells(Cells *c, PyObject **line, PyObject *a, int cls, Py_ssize_t seq, Py
         PyObject *dice = SLOT(a, cls == PLAY ? off_play_dice : off_dance_dice);
         (*rolls)++;
         c->v[C_KIND] = Py_NewRef(w_roll);
-        exact_long(PyTuple_GET_ITEM(dice, 0), &d1);
-        exact_long(PyTuple_GET_ITEM(dice, 1), &d2);
+        kernel_long(PyTuple_GET_ITEM(dice, 0), &d1);
+        kernel_long(PyTuple_GET_ITEM(dice, 1), &d2);
         c->v[C_DIE1] = Py_NewRef(PyTuple_GET_ITEM(dice, d1 >= d2 ? 0 : 1));
         c->v[C_DIE2] = Py_NewRef(PyTuple_GET_ITEM(dice, d1 >= d2 ? 1 : 0));
         if (d1 < d2) {
@@ -485,28 +472,6 @@ game_cells(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromLong(rolls);
 }
 
-/* The offset of the plain object slot `name` of `type`: 0, or -1 with an
- * error (no such slot, or not a plain one). */
-static int
-slot_offset(PyObject *type, const char *name, Py_ssize_t *out)
-{
-    PyObject *d = PyObject_GetAttrString(type, name);
-    if (d == NULL)
-        return -1;
-    int ok = Py_TYPE(d) == &PyMemberDescr_Type;
-    if (ok) {
-        PyMemberDef *md = ((PyMemberDescrObject *)d)->d_member;
-        ok = md->type == T_OBJECT_EX && md->offset > 0
-            && (size_t)md->offset + sizeof(PyObject *) <= (size_t)((PyTypeObject *)type)->tp_basicsize
-            && PyType_IsSubtype((PyTypeObject *)type, PyDescr_TYPE(d));
-        if (ok)
-            *out = md->offset;
-    }
-    Py_DECREF(d);
-    if (!ok)
-        PyErr_Format(PyExc_TypeError, "%s is not a plain object slot", name);
-    return ok ? 0 : -1;
-}
 
 static PyObject *
 bind(PyObject *module, PyObject *args)

@@ -15,13 +15,11 @@
 """
 from __future__ import annotations
 
-import hashlib
-import os
 from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, ROOT
+from conftest import CORPUS, both_corpora_files, outcome_digest
 from gamao_cli import kernels
 from gamao_cli.formats.mat.reader import read_matches
 from gamao_cli.render import html
@@ -32,28 +30,15 @@ pytestmark = pytest.mark.skipif(
     reason="the C kernel gamao_cli.render._page_positions is not built (or GAMAO_PURE_PYTHON "
            "is set): nothing to compare the Python page with")
 
-CORPUS2 = Path(os.environ.get("GAMAO_CORPUS2", ROOT.parent / "shared" / "corpus2"))
-
-
 def _page(path: Path) -> str:
-    """The SHA-256 of a file's page (the corpus's pages held whole would
-    keep 150 MB in the test process, which later tests' children inherit in
-    their peak memory figure)."""
-    from gamao_cli.formats import read_path
-    try:
-        matches = read_path(str(path))
-    except Exception as e:   # a file the corpus holds because it is unreadable
-        return type(e).__name__
-    digest = hashlib.sha256()
-    for part in html.replay_page_parts(matches, path=path.name):
-        digest.update(part.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+    """A file's page (a digest of it)."""
+    return outcome_digest(path, lambda matches: "".join(
+        html.replay_page_parts(matches, path=path.name)))
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
 def test_every_page_of_the_corpus_is_the_same_with_and_without_the_kernel(monkeypatch):
-    files = sorted(p for d in (CORPUS, CORPUS2) if d.is_dir()
-                   for p in d.rglob("*") if p.is_file() and p.name != "PROVENANCE.tsv")
+    files = both_corpora_files()
     assert len(files) > 1700
     done, kernel = [], html._POSITIONS
 
