@@ -46,10 +46,10 @@ import json
 import os
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from .. import kernels
 from .. import model as m
 from ..i18n import _, get_language, ngettext, pgettext
 from ..messages import severity_word
-from .. import kernels
 from ..ids.board import _KERNEL as _IDS_KERNEL
 from ..ids.board import board_facts
 from ..ids.gnubg import MatchState

@@ -32,21 +32,21 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamao_cli import kernels
 from gamao_cli import model as m
 from gamao_cli.analysis.decisions import CheckerDecision, decisions_of
 from gamao_cli.analysis.figures import match_figures
 from gamao_cli.archive.fingerprint import fingerprint
 from gamao_cli.errors import GamaoError
 from gamao_cli.formats.base import LazyAnalysis
-from gamao_cli import kernels
 from gamao_cli.ids.board import _KERNEL as _IDS_KERNEL
 from gamao_cli.ids.board import board_facts, board_facts_reference
 from gamao_cli.model.notation import BoundedCache, format_steps
 from gamao_cli.replay.diagnostics import Diagnostic
 from gamao_cli.replay.record_rules import Rules
 from gamao_cli.replay.replay import ActionRecord, MatchReport, Replays
-from gamao_cli.rules import Position
 from gamao_cli.replay.snapshots import game_state_ids
+from gamao_cli.rules import Position
 
 from .schema import ANALYSIS, TABLES
 
