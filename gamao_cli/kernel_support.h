@@ -1,7 +1,7 @@
 /* What gamao's C kernels share (each kernel is an extension module of its
  * own, compiled from its .c file, which includes this header): reading an
- * exact int, and finding where a class keeps a field in its objects. See
- * gamao_cli/kernels.py. */
+ * exact int, finding where a class keeps a field in its objects, and
+ * interning the names a kernel uses. See gamao_cli/kernels.py. */
 #ifndef GAMAO_KERNEL_SUPPORT_H
 #define GAMAO_KERNEL_SUPPORT_H
 
@@ -66,5 +66,24 @@ slot_offset(PyObject *type, const char *name, Py_ssize_t *out)
         PyErr_Format(PyExc_TypeError, "%s is not a plain object slot", name);
     return ok ? 0 : -1;
 }
+
+/* A name a kernel keeps interned, and where it keeps it. */
+typedef struct {
+    PyObject **slot;
+    const char *text;
+} KernelName;
+
+/* Each of `n` names interned into its slot (at the module's start): 0, or
+ * -1 with an error. */
+static inline int
+kernel_intern(const KernelName *names, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if ((*names[k].slot = PyUnicode_InternFromString(names[k].text)) == NULL)
+            return -1;
+    return 0;
+}
+
+#define KERNEL_INTERN(names) kernel_intern((names), sizeof (names) / sizeof (names)[0])
 
 #endif

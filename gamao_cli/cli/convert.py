@@ -47,10 +47,14 @@ def _convert_one(path: str, target: str, out: str, force: bool, strict: bool,
     except _Failed as failed:
         if os.environ.get("GAMAO_DEBUG") == "1":
             raise failed.exc from None
-        from gamao_cli.replay.check import internal_error_diagnostic
-        return exit_codes.INTERNAL, [internal_error_diagnostic(failed.exc, name,
-                                                               failed.where).format_text()]
+        return _internal(failed.exc, name, failed.where)
     return result if settle_later else _final(result)
+
+
+def _internal(exc: Exception, name: str, where: str) -> tuple[int, list[str]]:
+    """A bug of gamao's on one file: its GM008 diagnostic and exit code 3."""
+    from gamao_cli.replay.check import internal_error_diagnostic
+    return exit_codes.INTERNAL, [internal_error_diagnostic(exc, name, where).format_text()]
 
 
 class _Failed(Exception):
@@ -143,9 +147,7 @@ class _Settling:
         except Exception as exc:   # a bug of gamao's: GM008, as _convert_one says it
             if os.environ.get("GAMAO_DEBUG") == "1":
                 raise
-            from gamao_cli.replay.check import internal_error_diagnostic
-            return exit_codes.INTERNAL, [internal_error_diagnostic(exc, self.name,
-                                                                   "converting").format_text()]
+            return _internal(exc, self.name, "converting")
         return exit_codes.OK, self.messages
 
 

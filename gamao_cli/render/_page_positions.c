@@ -160,25 +160,21 @@ item(PyObject *d, PyObject *key)
     return v;
 }
 
-/* The row of one snap: 1 made (appended), 0 left to Python (nothing done
- * but the game's first position, which Python sets again the same way),
- * -1 with an error set. */
+/* The row of one snap, the `i`-th of the match's, the page's `gi`-th: 1
+ * made (appended), 0 left to Python (nothing done but the game's first
+ * position, which Python sets again the same way), -1 with an error set. */
 static int
-one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i)
+one_row(PyObject *const *args, PyObject *snap, Py_ssize_t i, Py_ssize_t gi)
 {
     PyObject *prefix = args[2], *first_of = args[3], *count_of = args[4], *games = args[5];
     PyObject *rows = args[6], *snap_of_action = args[7], *board_ids = args[8];
     PyObject *steps_cache = args[9], *page_steps = args[10], *dice_text = args[11];
     PyObject *no_diags = args[12], *no_steps = args[13], *play = args[14];
-    Py_ssize_t base = PyLong_AsSsize_t(args[1]), gi;
     PyObject *a = NULL, *pos = NULL, *move = NULL, *player = NULL, *key = NULL, *got = NULL;
     PyObject *frag = NULL, *steps = NULL, *last_player = NULL, *me = NULL, *opp = NULL;
     PyObject *counts = NULL, *ids = NULL, *xgid = NULL, *dice = NULL, *line = NULL;
     PyObject *column = NULL, *row = NULL, *id = NULL, *game = NULL, *first = NULL;
     int result = -1, who, on_roll;
-    if (base == -1 && PyErr_Occurred())
-        return -1;
-    gi = base + i;
     if (!PyTuple_CheckExact(snap) || PyTuple_GET_SIZE(snap) != 6)
         return 0;
     PyObject *gidx = PyTuple_GET_ITEM(snap, 0), *number = PyTuple_GET_ITEM(snap, 1);
@@ -387,11 +383,13 @@ position_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             || !PyDict_CheckExact(args[7]) || !PyDict_CheckExact(args[9])
             || !PyDict_CheckExact(args[11]) || !PyType_Check(args[14]))
         return PyLong_FromLong(0);   /* all of it for Python */
-    Py_ssize_t i = 0;
+    Py_ssize_t base = PyLong_AsSsize_t(args[1]), i = 0;
+    if (base == -1 && PyErr_Occurred())
+        return NULL;
     for (; i < PyList_GET_SIZE(snaps); i++) {
         PyObject *snap = PyList_GET_ITEM(snaps, i);
         Py_INCREF(snap);
-        int made = one_row(args, snap, i);
+        int made = one_row(args, snap, i, base + i);
         Py_DECREF(snap);
         if (made < 0)
             return NULL;
@@ -798,25 +796,20 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC
 PyInit__page_positions(void)
 {
-    struct { PyObject **slot; const char *text; } names[] = {
+    static const KernelName names[] = {
         {&s_action, "action"}, {&s_position, "position"}, {&s_move_number, "move_number"},
         {&s_player, "player"}, {&s_line, "line"}, {&s_column, "column"}, {&s_steps, "steps"},
-        {&s_me, "me"}, {&s_opp, "opp"}, {&s_first, "first"},
-    };
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if ((*names[k].slot = PyUnicode_InternFromString(names[k].text)) == NULL)
-            return NULL;
-    struct { PyObject **slot; const char *text; } words[] = {
+        {&s_me, "me"}, {&s_opp, "opp"}, {&s_first, "first"}, {&s_text, "text"},
+        /* the table of moves' pieces */
         {&w_tr, "<tr><th scope=\"row\">"},
         {&w_tr_result, "<tr class=\"result-row\"><th scope=\"row\">"},
         {&w_th_end, "</th>"}, {&w_td, "<td>"}, {&w_td_end, "</td>"}, {&w_tr_end, "</tr>"},
         {&w_space, " "}, {&w_a1, "<a class=\"act "}, {&w_a2, "\" href=\"#"},
         {&w_a3, "\" data-s=\""}, {&w_a4, "\" data-frag=\""}, {&w_a5, "\">"}, {&w_a_end, "</a>"},
-        {&w_m, "m"}, {&w_l, "l"}, {&w_nothing, ""}, {&s_text, "text"},
+        {&w_m, "m"}, {&w_l, "l"}, {&w_nothing, ""},
     };
-    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-        if ((*words[k].slot = PyUnicode_InternFromString(words[k].text)) == NULL)
-            return NULL;
+    if (KERNEL_INTERN(names) < 0)
+        return NULL;
     if ((minus_one = PyLong_FromLong(-1)) == NULL || (zero = PyLong_FromLong(0)) == NULL
             || (one = PyLong_FromLong(1)) == NULL)
         return NULL;

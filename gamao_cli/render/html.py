@@ -107,10 +107,11 @@ def _page_steps(steps: tuple) -> list[int]:
 
 
 def _bound_positions_kernel():
-    """The C loop of :meth:`_Page._position_rows` (``_page_positions.c``),
-    bound to the model's Play, or None: not built, ``GAMAO_PURE_PYTHON``
-    set, or no board kernel for the boards' IDs (then the Python loop does
-    it all)."""
+    """The C twin of the page's loops (``_page_positions.c``: the position
+    rows of :meth:`_Page._position_rows`, their JSON, :meth:`_Page.moves_rows`),
+    bound to Action, ActionRecord and Position so that it reads their slots
+    where they are, or None: not built, ``GAMAO_PURE_PYTHON`` set, or no
+    board kernel for the boards' IDs (then the Python code does it all)."""
     kernel = kernels.kernel("gamao_cli.render._page_positions")
     if kernel is None or _IDS_KERNEL is None:
         return None

@@ -1109,18 +1109,16 @@ text_memo(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *s_dice = NULL, *s_player = NULL, *s_kind = NULL, *s_double_word = NULL;
 static PyObject *cube_limit = NULL, *zero_dice = NULL, *dice_pairs[7][7];
 
-/* The names and constants placed() uses, made once: 0, or -1 with an error. */
+/* The names and constants placed() uses, made at the module's start: 0,
+ * or -1 with an error. */
 static int
 placed_constants(void)
 {
-    if (zero_dice != NULL)
-        return 0;
-    s_dice = PyUnicode_InternFromString("dice");
-    s_player = PyUnicode_InternFromString("player");
-    s_kind = PyUnicode_InternFromString("kind");
-    s_double_word = PyUnicode_InternFromString("double");
-    cube_limit = PyLong_FromLong(1L << 15);
-    if (!s_dice || !s_player || !s_kind || !s_double_word || !cube_limit)
+    static const KernelName names[] = {
+        {&s_dice, "dice"}, {&s_player, "player"}, {&s_kind, "kind"},
+        {&s_double_word, "double"},
+    };
+    if (KERNEL_INTERN(names) < 0 || (cube_limit = PyLong_FromLong(1L << 15)) == NULL)
         return -1;
     for (int hi = 1; hi <= 6; hi++)
         for (int lo = 1; lo <= hi; lo++)
@@ -1181,8 +1179,6 @@ placed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *cache = args[8], *put = args[9], *make = args[10];
     if (record_type == NULL || !PyList_CheckExact(records) || !PyDict_CheckExact(cache))
         Py_RETURN_NONE;
-    if (placed_constants() < 0)
-        return NULL;
     if (!placed_readable(records))
         Py_RETURN_NONE;
     /* the dice first: a roll Python must look at leaves the whole game to it */
@@ -1347,5 +1343,7 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC
 PyInit__play_run(void)
 {
+    if (placed_constants() < 0)
+        return NULL;
     return PyModule_Create(&module_def);
 }

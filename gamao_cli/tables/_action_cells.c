@@ -573,15 +573,13 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC
 PyInit__action_cells(void)
 {
-    struct { PyObject **slot; const char *text; } names[] = {
-        {&s_play_text, "play_text"},
-        {&s_text, "text"}, {&w_roll, "roll"},
-        {&w_take, "take"}, {&w_drop, "drop"}, {&w_win, "win"}, {&w_loss, "loss"},
-        {&w_xgid, "XGID="}, {&w_empty, ""},
+    static const KernelName names[] = {
+        {&s_play_text, "play_text"}, {&s_text, "text"}, {&w_roll, "roll"}, {&w_take, "take"},
+        {&w_drop, "drop"}, {&w_win, "win"}, {&w_loss, "loss"}, {&w_xgid, "XGID="},
+        {&w_empty, ""},
     };
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if ((*names[k].slot = PyUnicode_InternFromString(names[k].text)) == NULL)
-            return NULL;
+    if (KERNEL_INTERN(names) < 0)
+        return NULL;
     if ((one = PyLong_FromLong(1)) == NULL || (zero = PyLong_FromLong(0)) == NULL)
         return NULL;
     return PyModule_Create(&module_def);

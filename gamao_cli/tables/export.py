@@ -413,16 +413,18 @@ def _out_of_range(rows, label: str, match=None) -> InputError | None:
         cols = rows.action_table.cols
         found = [(k, order, at, name, bound)   # each column's first, the first row's first
                  for order, (at, name, bound) in enumerate(_ACTION_CHECKED_AT)
-                 for k in _outside(cols[at], bound)[:1]]
+                 if (k := _first_outside(cols[at], bound)) is not None]
         if found:
             k, _order, at, name, bound = min(found)
             return check("actions", {name: cols[at][k]}, [(name, bound)], _action_at(games, k))
     return problem
 
 
-def _outside(column: list, bound: int) -> list[int]:
-    """The rows of ``column`` whose figure an int column of ``bound`` cannot hold."""
-    return [k for k, v in enumerate(column) if v is not None and not -bound <= v < bound]
+def _first_outside(column: list, bound: int) -> int | None:
+    """The first row of ``column`` whose figure an int column of ``bound``
+    cannot hold (None: every one fits)."""
+    return next((k for k, v in enumerate(column) if v is not None and not -bound <= v < bound),
+                None)
 
 
 def _action_at(games, k: int):

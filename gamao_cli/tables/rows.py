@@ -471,15 +471,14 @@ def match_rows(match: m.Match, *, path: str, index: int, fmt: str,
         s0, s1 = result.score_before
         number = game.number
         line(f"game {number} {s0}-{s1}")
+        game_placed = placed[gi] if gi < len(placed) else []
         rolls = None
-        if _CELLS is not None:   # the loop below in C, for the usual game (else None)
-            rolls = _CELLS.game_cells(game.actions, result.records,
-                                      placed[gi] if gi < len(placed) else [], on_action,
+        if _CELLS is not None:   # _game_cells in C, for the usual game (else None)
+            rolls = _CELLS.game_cells(game.actions, result.records, game_placed, on_action,
                                       table.cols, canonical, _STEP_TEXTS.data, _step_texts, _FACTS,
                                       board_facts_reference)
         if rolls is None:
-            rolls = _game_cells(game, result, placed[gi] if gi < len(placed) else [],
-                                on_action, table, canonical, analysed)
+            rolls = _game_cells(game, result, game_placed, on_action, table, canonical, analysed)
         table.spans.append((len(game.actions), number, s0, s1))
         in_game = where.by_game_number.get(game.number, []) if gi == _first_index(match, game) else []
         rows.games.append({
